@@ -3,18 +3,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { QuireError } from '../../../shared/errors';
-
-type PdfJs = typeof PdfJsModule;
-
-let pdfjsPromise: Promise<PdfJs> | undefined;
-
-/** pdfjs is large: load it on first use, not at start-up. */
-export function loadPdfJs(): Promise<PdfJs> {
-  pdfjsPromise ??= import('pdfjs-dist/legacy/build/pdf.mjs');
-  return pdfjsPromise;
-}
+import { loadPdfJs, type PdfJs } from './loadPdfJs';
 
 let assetDirs: { standardFontDataUrl: string; cMapUrl: string; wasmUrl: string } | undefined;
 

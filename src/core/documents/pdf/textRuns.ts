@@ -1,6 +1,6 @@
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api';
-import { loadPdfJs } from './openPdf';
+import { loadPdfJs } from './loadPdfJs';
 
 /** One run of text as pdfjs reports it, placed on the page in points, origin top-left, y down. */
 export interface TextRun {
