@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentPool } from '../../src/core/documents/pool/documentPool';
-import { PageImageStore, THUMBNAIL_LONG_EDGE } from '../../src/core/documents/render/pageImageStore';
+import { PageImageStore } from '../../src/core/documents/render/pageImageStore';
+import { THUMBNAIL_LONG_EDGE } from '../../src/core/documents/render/raster';
 import { corpusDir, tempDir } from '../helpers/shared';
 
 const pool = createDocumentPool({ size: 2, jobTimeoutMs: 45_000 });

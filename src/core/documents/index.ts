@@ -9,8 +9,8 @@ export type {
   ParseJobOptions,
   RenderJobOptions,
 } from './pool/documentPool';
-export { PageImageStore, THUMBNAIL_LONG_EDGE } from './render/pageImageStore';
-export { DEFAULT_LONG_EDGE } from './render/rasterize';
+export { PageImageStore } from './render/pageImageStore';
+export { DEFAULT_LONG_EDGE, THUMBNAIL_LONG_EDGE } from './render/raster';
 export { parseDocument, type ParseOptions } from './parseDocument';
 export { MIN_TEXT_CHARS } from './pdf/parsePdf';
 export { DEFAULT_CHUNKING, type ChunkingOptions } from './layout/chunker';

@@ -51,10 +51,6 @@ export async function openPdf(path: string, options: OpenPdfOptions = {}): Promi
   }
 }
 
-/**
- * The byte forms a typed password can take. AES-256 (R5/R6) files expect the SASLprep-ed password as
- * UTF-8, which pdfjs wants as a byte string; older files expect it as typed (PDFDocEncoding).
- */
 /** SASLprep's "commonly mapped to nothing" characters: soft hyphen, joiners, variation selectors. */
 function mappedToNothing(code: number): boolean {
   return (
@@ -68,13 +64,22 @@ function mappedToNothing(code: number): boolean {
   );
 }
 
-export function passwordForms(password: string | undefined): Array<string | undefined> {
-  if (password === undefined) return [undefined];
-  const prepared = Array.from(password)
+/** A typed password as SASLprep maps it: invisible characters dropped, spaces unified, NFKC. */
+export function preparePassword(password: string): string {
+  return Array.from(password)
     .filter((char) => !mappedToNothing(char.codePointAt(0) ?? 0))
     .join('')
     .replace(/[\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/g, ' ')
     .normalize('NFKC');
+}
+
+/**
+ * The byte forms a typed password can take. AES-256 (R5/R6) files expect the SASLprep-ed password as
+ * UTF-8, which pdfjs wants as a byte string; older files expect it as typed (PDFDocEncoding).
+ */
+export function passwordForms(password: string | undefined): Array<string | undefined> {
+  if (password === undefined) return [undefined];
+  const prepared = preparePassword(password);
   const asUtf8Bytes = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
   return [...new Set([password, asUtf8Bytes(prepared), asUtf8Bytes(password), prepared])];
 }

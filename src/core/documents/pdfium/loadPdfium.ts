@@ -1,0 +1,34 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { init, type WrappedPdfiumModule } from '@embedpdf/pdfium';
+
+/** The parts of the Emscripten runtime Quire uses, typed here because the package's types lean on globals. */
+export interface PdfiumRuntime {
+  HEAPU8: Uint8Array;
+  wasmExports: { malloc(size: number): number; free(pointer: number): void };
+}
+
+export type Pdfium = WrappedPdfiumModule & { runtime: PdfiumRuntime };
+
+let pdfiumPromise: Promise<Pdfium> | undefined;
+
+/**
+ * PDFium compiled to WebAssembly, one instance per thread, started on first use. Its memory only
+ * grows, so a thread that drew an enormous page keeps that memory until `discardPdfium()`.
+ */
+export function loadPdfium(): Promise<Pdfium> {
+  pdfiumPromise ??= (async () => {
+    const wasmPath = createRequire(import.meta.url).resolve('@embedpdf/pdfium/pdfium.wasm');
+    const wasmBinary = await readFile(wasmPath);
+    const module = await init({ wasmBinary });
+    module.PDFiumExt_Init();
+    return Object.assign(module, { runtime: module.pdfium as unknown as PdfiumRuntime });
+  })();
+  pdfiumPromise.catch(() => (pdfiumPromise = undefined));
+  return pdfiumPromise;
+}
+
+/** Drops this thread's instance, after a trap left it in an unknown state; the next use starts a new one. */
+export function discardPdfium(): void {
+  pdfiumPromise = undefined;
+}

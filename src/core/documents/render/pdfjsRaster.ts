@@ -1,0 +1,34 @@
+import { createCanvas } from '@napi-rs/canvas';
+import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { rasterSizes, type PageRasters } from './raster';
+
+type RenderParameters = Parameters<PDFPageProxy['render']>[0];
+
+/**
+ * Draws a page with pdfjs on a white background, so its long edge is `longEdge` pixels (or less for
+ * tiny pages), and scales that drawing down for the thumbnail.
+ */
+export async function drawPageWithPdfjs(page: PDFPageProxy, longEdge: number): Promise<PageRasters> {
+  const unscaled = page.getViewport({ scale: 1 });
+  const sizes = rasterSizes(unscaled.width, unscaled.height, longEdge);
+  const viewport = page.getViewport({ scale: sizes.full.scale });
+  const canvas = createCanvas(sizes.full.width, sizes.full.height);
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, sizes.full.width, sizes.full.height);
+  // pdfjs types expect DOM canvases; @napi-rs/canvas implements the part it uses.
+  await page.render({
+    canvas: canvas as unknown as RenderParameters['canvas'],
+    canvasContext: context as unknown as RenderParameters['canvasContext'],
+    viewport,
+    background: 'rgb(255,255,255)',
+  }).promise;
+  const thumbnail = createCanvas(sizes.thumbnail.width, sizes.thumbnail.height);
+  const thumbnailContext = thumbnail.getContext('2d');
+  thumbnailContext.imageSmoothingQuality = 'high';
+  thumbnailContext.drawImage(canvas, 0, 0, sizes.thumbnail.width, sizes.thumbnail.height);
+  return {
+    full: { rgba: canvas.data(), width: sizes.full.width, height: sizes.full.height },
+    thumbnail: { rgba: thumbnail.data(), width: sizes.thumbnail.width, height: sizes.thumbnail.height },
+  };
+}

@@ -1,0 +1,107 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPdf } from '../../src/core/documents/pdf/openPdf';
+import { PdfiumDocument } from '../../src/core/documents/pdfium/pdfiumDocument';
+import { PageImageStore } from '../../src/core/documents/render/pageImageStore';
+import { drawPageWithPdfjs } from '../../src/core/documents/render/pdfjsRaster';
+import type { RasterPage } from '../../src/core/documents/render/raster';
+import { renderPdfPages } from '../../src/core/documents/render/renderPdfPages';
+import { quireRejection } from '../helpers/rejection';
+import { corpusDir, tempDir } from '../helpers/shared';
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let store: PageImageStore;
+beforeAll(async () => {
+  dir = await tempDir('quire-pdfium-');
+  store = new PageImageStore(dir.path);
+});
+afterAll(() => dir.cleanup());
+
+/** A raster scaled to 48 x 64 pixels, RGB, for comparing two drawings of the same page. */
+async function small(raster: RasterPage): Promise<Buffer> {
+  return sharp(raster.rgba, { raw: { width: raster.width, height: raster.height, channels: 4 } })
+    .removeAlpha()
+    .resize(48, 64, { fit: 'fill' })
+    .raw()
+    .toBuffer();
+}
+
+async function drawWithPdfjs(path: string, pageNumber: number) {
+  const document = await openPdf(path);
+  try {
+    const page = await document.getPage(pageNumber);
+    return { rasters: await drawPageWithPdfjs(page, 1600), view: page.getViewport({ scale: 1 }) };
+  } finally {
+    await document.destroy();
+  }
+}
+
+describe('drawing pages with PDFium', () => {
+  it('reads the same page sizes as pdfjs, rotated pages included', async () => {
+    const folder = join(corpusDir, 'pdfjs');
+    const files = readdirSync(folder).filter((name) => name.endsWith('.pdf'));
+    expect(files.length).toBeGreaterThan(10);
+    for (const name of files) {
+      const pdfium = await PdfiumDocument.open(join(folder, name));
+      try {
+        const drawn = pdfium.drawPage(1, 400);
+        const { view } = await drawWithPdfjs(join(folder, name), 1);
+        const scale = 400 / Math.max(view.width, view.height);
+        expect(drawn.full.width, name).toBeCloseTo(view.width * scale, -0.5);
+        expect(drawn.full.height, name).toBeCloseTo(view.height * scale, -0.5);
+      } finally {
+        pdfium.close();
+      }
+    }
+  });
+
+  it('draws what pdfjs draws, colours in RGB order', async () => {
+    for (const [name, page] of [
+      ['tracemonkey.pdf', 1],
+      ['calrgb.pdf', 1],
+    ] as const) {
+      const path = join(corpusDir, 'pdfjs', name);
+      const pdfium = await PdfiumDocument.open(path);
+      const fromPdfium = pdfium.drawPage(page, 1600);
+      pdfium.close();
+      const fromPdfjs = (await drawWithPdfjs(path, page)).rasters;
+      expect([fromPdfium.full.width, fromPdfium.full.height]).toEqual([
+        fromPdfjs.full.width,
+        fromPdfjs.full.height,
+      ]);
+      const [a, b] = await Promise.all([small(fromPdfium.full), small(fromPdfjs.full)]);
+      let difference = 0;
+      for (let i = 0; i < a.length; i++) difference += Math.abs(a[i]! - b[i]!);
+      // Anti-aliasing and font hinting differ; a shifted, swapped or blank drawing differs by far more.
+      expect(difference / a.length, name).toBeLessThan(12);
+      const ink = a.reduce((sum, value) => sum + (255 - value), 0) / a.length;
+      expect(ink, `${name} is not blank`).toBeGreaterThan(2);
+    }
+  });
+
+  it('asks for the password of a locked file and opens it with the right one', async () => {
+    const locked = join(corpusDir, 'odd', 'pdfjs', 'issue21579.pdf');
+    expect((await quireRejection(PdfiumDocument.open(locked))).code).toBe('needs_password');
+    expect((await quireRejection(PdfiumDocument.open(locked, 'wrong'))).code).toBe('wrong_password');
+    const opened = await PdfiumDocument.open(locked, 'pässwört');
+    expect(opened.pageCount).toBe(1);
+    opened.close();
+  });
+
+  it('falls back to pdfjs for files and pages PDFium cannot read', async () => {
+    // A Brotli-compressed file: PDFium finds no pages in it; pdfjs reads all 25.
+    const brotli = join(corpusDir, 'odd', 'pdfjs', 'Brotli-Prototype-FileA.pdf');
+    const pdfium = await PdfiumDocument.open(brotli);
+    expect(pdfium.pageCount).toBe(0);
+    pdfium.close();
+    const [brotliPage] = await renderPdfPages(brotli, { contentHash: '1a'.repeat(32), pages: [2] }, store);
+    expect(brotliPage).toMatchObject({ page: 2, width: 1600 });
+
+    // A damaged box that PDFium reads as 2^31 points tall; pdfjs gives the page a letter size.
+    const damaged = join(corpusDir, 'odd', 'pdfjs', 'poppler-85140-0.pdf');
+    const [damagedPage] = await renderPdfPages(damaged, { contentHash: '2b'.repeat(32), pages: [1] }, store);
+    expect(damagedPage).toMatchObject({ width: Math.round((612 / 792) * 1600), height: 1600 });
+  });
+});
