@@ -20,19 +20,16 @@ beforeAll(async () => {
 afterAll(() => dir.cleanup());
 
 /** A raster scaled to 48 x 64 pixels, RGB, for comparing two drawings of the same page. */
-async function small(raster: RasterPage): Promise<Buffer> {
-  return sharp(raster.rgba, { raw: { width: raster.width, height: raster.height, channels: 4 } })
-    .removeAlpha()
-    .resize(48, 64, { fit: 'fill' })
-    .raw()
-    .toBuffer();
+async function small({ pixels, channels, width, height }: RasterPage): Promise<Buffer> {
+  const image = sharp(pixels, { raw: { width, height, channels } });
+  return (channels === 4 ? image.removeAlpha() : image).resize(48, 64, { fit: 'fill' }).raw().toBuffer();
 }
 
-async function drawWithPdfjs(path: string, pageNumber: number) {
+async function drawWithPdfjs(path: string, pageNumber: number, longEdge = 1600) {
   const document = await openPdf(path);
   try {
     const page = await document.getPage(pageNumber);
-    return { rasters: await drawPageWithPdfjs(page, 1600), view: page.getViewport({ scale: 1 }) };
+    return { rasters: await drawPageWithPdfjs(page, longEdge), view: page.getViewport({ scale: 1 }) };
   } finally {
     await document.destroy();
   }
@@ -58,15 +55,17 @@ describe('drawing pages with PDFium', () => {
   });
 
   it('draws what pdfjs draws, colours in RGB order', async () => {
+    // 1234 px wide for a letter page: rows of 3702 bytes, which PDFium pads to 3704.
+    const longEdge = 1597;
     for (const [name, page] of [
       ['tracemonkey.pdf', 1],
       ['calrgb.pdf', 1],
     ] as const) {
       const path = join(corpusDir, 'pdfjs', name);
       const pdfium = await PdfiumDocument.open(path);
-      const fromPdfium = pdfium.drawPage(page, 1600);
+      const fromPdfium = pdfium.drawPage(page, longEdge);
       pdfium.close();
-      const fromPdfjs = (await drawWithPdfjs(path, page)).rasters;
+      const fromPdfjs = (await drawWithPdfjs(path, page, longEdge)).rasters;
       expect([fromPdfium.full.width, fromPdfium.full.height]).toEqual([
         fromPdfjs.full.width,
         fromPdfjs.full.height,
@@ -74,8 +73,8 @@ describe('drawing pages with PDFium', () => {
       const [a, b] = await Promise.all([small(fromPdfium.full), small(fromPdfjs.full)]);
       let difference = 0;
       for (let i = 0; i < a.length; i++) difference += Math.abs(a[i]! - b[i]!);
-      // Anti-aliasing and font hinting differ; a shifted, swapped or blank drawing differs by far more.
-      expect(difference / a.length, name).toBeLessThan(12);
+      // Anti-aliasing and hinting differ by 1-2 levels here; sheared rows differ by 13, swapped channels by 48.
+      expect(difference / a.length, name).toBeLessThan(6);
       const ink = a.reduce((sum, value) => sum + (255 - value), 0) / a.length;
       expect(ink, `${name} is not blank`).toBeGreaterThan(2);
     }

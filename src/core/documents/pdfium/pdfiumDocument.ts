@@ -7,7 +7,9 @@ import { discardPdfium, loadPdfium, type Pdfium } from './loadPdfium';
 // FPDF_GetLastError codes.
 const PDFIUM_ERROR_PASSWORD = 4;
 const PDFIUM_ERROR_SECURITY = 5;
-// Render flags: draw annotations; write pixels as RGBA rather than BGRA.
+// 24-bit pixels; with the reverse-byte-order render flag they come out RGB rather than BGR.
+const FPDFBitmap_BGR = 2;
+// Render flags: draw annotations; reverse the byte order.
 const FPDF_ANNOT = 0x01;
 const FPDF_REVERSE_BYTE_ORDER = 0x10;
 const WHITE = 0xffffffff;
@@ -92,7 +94,7 @@ export class PdfiumDocument {
   private drawLoadedPage(page: number, size: { width: number; height: number }): RasterPage {
     const { width, height } = size;
     const pdfium = this.pdfium;
-    const bitmap = pdfium.FPDFBitmap_Create(width, height, 0);
+    const bitmap = pdfium.FPDFBitmap_CreateEx(width, height, FPDFBitmap_BGR, 0, 0);
     if (bitmap === 0) throw new QuireError('unsupported', 'The page is too large to draw.');
     try {
       pdfium.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, WHITE);
@@ -109,14 +111,16 @@ export class PdfiumDocument {
       const stride = pdfium.FPDFBitmap_GetStride(bitmap);
       const start = pdfium.FPDFBitmap_GetBuffer(bitmap);
       const heap = pdfium.runtime.HEAPU8;
-      const rowBytes = width * 4;
-      // Copied out of PDFium's memory, which the next allocation may move.
-      if (stride === rowBytes) return { rgba: heap.slice(start, start + rowBytes * height), width, height };
-      const rgba = new Uint8Array(rowBytes * height);
-      for (let row = 0; row < height; row++) {
-        rgba.set(heap.subarray(start + row * stride, start + row * stride + rowBytes), row * rowBytes);
+      const rowBytes = width * 3;
+      // Copied out of PDFium's memory, which the next allocation may move; rows are padded to 4 bytes.
+      if (stride === rowBytes) {
+        return { pixels: heap.slice(start, start + rowBytes * height), channels: 3, width, height };
       }
-      return { rgba, width, height };
+      const pixels = new Uint8Array(rowBytes * height);
+      for (let row = 0; row < height; row++) {
+        pixels.set(heap.subarray(start + row * stride, start + row * stride + rowBytes), row * rowBytes);
+      }
+      return { pixels, channels: 3, width, height };
     } finally {
       pdfium.FPDFBitmap_Destroy(bitmap);
     }

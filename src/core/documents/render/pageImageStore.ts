@@ -80,11 +80,10 @@ export class PageImageStore {
 }
 
 function encodeWebp(raster: RasterPage, options: WebpOptions): Promise<Buffer> {
-  // Pages are drawn on white, so the fourth channel carries nothing; dropping it shrinks the encode.
-  return sharp(raster.rgba, { raw: { width: raster.width, height: raster.height, channels: 4 } })
-    .removeAlpha()
-    .webp(options)
-    .toBuffer();
+  const { pixels, channels, width, height } = raster;
+  const image = sharp(pixels, { raw: { width, height, channels } });
+  // A fourth channel is white's opacity: dropping it shrinks the encode.
+  return (channels === 4 ? image.removeAlpha() : image).webp(options).toBuffer();
 }
 
 function storeWriteError(error: unknown): QuireError {

@@ -28,7 +28,12 @@ export async function drawPageWithPdfjs(page: PDFPageProxy, longEdge: number): P
   thumbnailContext.imageSmoothingQuality = 'high';
   thumbnailContext.drawImage(canvas, 0, 0, sizes.thumbnail.width, sizes.thumbnail.height);
   return {
-    full: { rgba: canvas.data(), width: sizes.full.width, height: sizes.full.height },
-    thumbnail: { rgba: thumbnail.data(), width: sizes.thumbnail.width, height: sizes.thumbnail.height },
+    full: { pixels: canvas.data(), channels: 4, width: sizes.full.width, height: sizes.full.height },
+    thumbnail: {
+      pixels: thumbnail.data(),
+      channels: 4,
+      width: sizes.thumbnail.width,
+      height: sizes.thumbnail.height,
+    },
   };
 }

@@ -1,6 +1,10 @@
-/** A drawn page: raw pixels, 4 bytes per pixel in RGBA order (the fourth byte is not used), rows top to bottom. */
+/**
+ * A drawn page: raw pixels, rows top to bottom, RGB or RGBA. Pages are drawn on white, so a fourth
+ * channel carries nothing.
+ */
 export interface RasterPage {
-  rgba: Uint8Array;
+  pixels: Uint8Array;
+  channels: 3 | 4;
   width: number;
   height: number;
 }
