@@ -1,0 +1,24 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadPdfJs } from '../../src/core/documents/pdf/loadPdfJs';
+import { parsePdf } from '../../src/core/documents/pdf/parsePdf';
+import { corpusDir } from '../helpers/shared';
+
+// Taken before pdfjs loads (it is imported on first use). core-js dresses its replacements up as
+// native in their source text, so only identity tells them apart.
+const natives = { push: Array.prototype.push, parse: JSON.parse, stringify: JSON.stringify };
+
+describe('loading pdfjs', () => {
+  it('leaves the thread with native Array push and JSON functions, and pdfjs still reads PDFs', async () => {
+    await loadPdfJs();
+    expect(Array.prototype.push).toBe(natives.push);
+    expect(JSON.parse).toBe(natives.parse);
+    expect(JSON.stringify).toBe(natives.stringify);
+    // Both halves run in this thread: the worker half came from the module loaded beside the main one.
+    expect(
+      (globalThis as { pdfjsWorker?: { WorkerMessageHandler?: unknown } }).pdfjsWorker?.WorkerMessageHandler,
+    ).toBeDefined();
+    const parsed = await parsePdf(join(corpusDir, 'pdfjs', 'tracemonkey.pdf'), { pages: [1] });
+    expect(parsed.pages[0]!.text).toContain('Trace-based Just-in-Time Type Specialization');
+  });
+});
