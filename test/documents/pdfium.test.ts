@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPdf } from '../../src/core/documents/pdf/openPdf';
+import { loadPdfium } from '../../src/core/documents/pdfium/loadPdfium';
 import { PdfiumDocument } from '../../src/core/documents/pdfium/pdfiumDocument';
 import { PageImageStore } from '../../src/core/documents/render/pageImageStore';
 import { drawPageWithPdfjs } from '../../src/core/documents/render/pdfjsRaster';
@@ -102,5 +103,21 @@ describe('drawing pages with PDFium', () => {
     const damaged = join(corpusDir, 'odd', 'pdfjs', 'poppler-85140-0.pdf');
     const [damagedPage] = await renderPdfPages(damaged, { contentHash: '2b'.repeat(32), pages: [1] }, store);
     expect(damagedPage).toMatchObject({ width: Math.round((612 / 792) * 1600), height: 1600 });
+  });
+
+  it('lets go of its memory after drawing a very large page', async () => {
+    const path = join(corpusDir, 'pdfjs', 'tracemonkey.pdf');
+    const before = await loadPdfium();
+    const small = await PdfiumDocument.open(path);
+    small.drawPage(1, 800);
+    small.close();
+    expect(await loadPdfium()).toBe(before);
+    // A 30-inch page drawn 10,000 px square: a 300 MB bitmap grows PDFium's memory past what a thread keeps.
+    const large = await PdfiumDocument.open(join(corpusDir, 'odd', 'ocrmypdf', 'enormous.pdf'));
+    expect(large.drawPage(1, 10_000).full.height).toBe(10_000);
+    large.close();
+    const after = await loadPdfium();
+    expect(after).not.toBe(before);
+    expect(after.runtime.HEAPU8.byteLength).toBeLessThan(before.runtime.HEAPU8.byteLength);
   });
 });

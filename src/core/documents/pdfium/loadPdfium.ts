@@ -11,6 +11,7 @@ export interface PdfiumRuntime {
 export type Pdfium = WrappedPdfiumModule & { runtime: PdfiumRuntime };
 
 let pdfiumPromise: Promise<Pdfium> | undefined;
+let current: Pdfium | undefined;
 
 /**
  * PDFium compiled to WebAssembly, one instance per thread, started on first use. Its memory only
@@ -22,13 +23,19 @@ export function loadPdfium(): Promise<Pdfium> {
     const wasmBinary = await readFile(wasmPath);
     const module = await init({ wasmBinary });
     module.PDFiumExt_Init();
-    return Object.assign(module, { runtime: module.pdfium as unknown as PdfiumRuntime });
+    current = Object.assign(module, { runtime: module.pdfium as unknown as PdfiumRuntime });
+    return current;
   })();
   pdfiumPromise.catch(() => (pdfiumPromise = undefined));
   return pdfiumPromise;
 }
 
-/** Drops this thread's instance, after a trap left it in an unknown state; the next use starts a new one. */
-export function discardPdfium(): void {
+/**
+ * Drops `instance` if it is still this thread's, after a trap left it in an unknown state or its
+ * memory grew large; the next use starts a new one and the old memory goes with its last document.
+ */
+export function discardPdfium(instance: Pdfium): void {
+  if (instance !== current) return;
+  current = undefined;
   pdfiumPromise = undefined;
 }

@@ -15,6 +15,8 @@ const FPDF_REVERSE_BYTE_ORDER = 0x10;
 const WHITE = 0xffffffff;
 // Far past the PDF limit of 14,400 units a side even with a large UserUnit: a size beyond it is a misread box.
 const MAX_PAGE_POINTS = 100_000;
+// PDFium's memory never shrinks: past this, the instance is dropped once its document closes.
+const RETAINED_MEMORY_BYTES = 256 * 2 ** 20;
 
 /**
  * A PDF opened with PDFium, which draws pages several times faster than pdfjs. Its bytes live in
@@ -41,7 +43,7 @@ export class PdfiumDocument {
     const forms = password === undefined ? [''] : [...new Set([password, preparePassword(password)])];
     let lastError = 0;
     for (const form of forms) {
-      const handle = guarded(() => pdfium.FPDF_LoadMemDocument(pointer, bytes.byteLength, form));
+      const handle = guarded(pdfium, () => pdfium.FPDF_LoadMemDocument(pointer, bytes.byteLength, form));
       if (handle !== 0) {
         return new PdfiumDocument(pdfium, handle, pointer, pdfium.FPDF_GetPageCount(handle));
       }
@@ -63,7 +65,7 @@ export class PdfiumDocument {
   drawPage(pageNumber: number, longEdge: number): PageRasters {
     if (this.closed) throw new QuireError('cancelled', 'The document is closed.');
     const pdfium = this.pdfium;
-    const page = guarded(() => pdfium.FPDF_LoadPage(this.handle, pageNumber - 1));
+    const page = guarded(pdfium, () => pdfium.FPDF_LoadPage(this.handle, pageNumber - 1));
     if (page === 0) throw new QuireError('unsupported', `PDFium cannot read page ${pageNumber}.`);
     try {
       const width = pdfium.FPDF_GetPageWidthF(page);
@@ -76,19 +78,20 @@ export class PdfiumDocument {
       }
       const sizes = rasterSizes(width, height, longEdge);
       return {
-        full: guarded(() => this.drawLoadedPage(page, sizes.full)),
-        thumbnail: guarded(() => this.drawLoadedPage(page, sizes.thumbnail)),
+        full: guarded(pdfium, () => this.drawLoadedPage(page, sizes.full)),
+        thumbnail: guarded(pdfium, () => this.drawLoadedPage(page, sizes.thumbnail)),
       };
     } finally {
-      guarded(() => pdfium.FPDF_ClosePage(page));
+      guarded(pdfium, () => pdfium.FPDF_ClosePage(page));
     }
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    guarded(() => this.pdfium.FPDF_CloseDocument(this.handle));
+    guarded(this.pdfium, () => this.pdfium.FPDF_CloseDocument(this.handle));
     this.pdfium.runtime.wasmExports.free(this.bytesPointer);
+    if (this.pdfium.runtime.HEAPU8.byteLength > RETAINED_MEMORY_BYTES) discardPdfium(this.pdfium);
   }
 
   private drawLoadedPage(page: number, size: { width: number; height: number }): RasterPage {
@@ -132,11 +135,11 @@ function isPlausiblePageSide(points: number): boolean {
 }
 
 /** Runs a PDFium call; a WebAssembly trap (out of memory, an abort) leaves the instance unusable. */
-function guarded<T>(call: () => T): T {
+function guarded<T>(pdfium: Pdfium, call: () => T): T {
   try {
     return call();
   } catch (error) {
-    discardPdfium();
+    discardPdfium(pdfium);
     throw new QuireError(
       'unsupported',
       `PDFium failed: ${error instanceof Error ? error.message : String(error)}`,
