@@ -86,6 +86,25 @@ describe('page images', () => {
     }
   });
 
+  it('draws one long document on every worker at once, pages in order', async () => {
+    const parallel = createDocumentPool({ size: 2, renderBatchPages: 2 });
+    try {
+      const path = join(corpusDir, 'docling', 'pdf__normal_4pages.pdf');
+      const refs = await parallel.render(path, { contentHash: 'a7'.repeat(32), longEdge: 300 }, store);
+      expect(refs.map((ref) => ref.page)).toEqual([1, 2, 3, 4]);
+      expect(parallel.workersStarted()).toBe(2);
+      // A batch that fails fails the whole render.
+      const missing = parallel.render(
+        path,
+        { contentHash: 'a8'.repeat(32), pages: [1, 2, 9], longEdge: 300 },
+        store,
+      );
+      await expect(missing).rejects.toMatchObject({ code: 'invalid_input' });
+    } finally {
+      await parallel.close();
+    }
+  });
+
   it('remove() deletes one document’s images only', async () => {
     const other = 'd4'.repeat(32);
     await pool.render(join(corpusDir, 'pdfjs', 'calrgb.pdf'), { contentHash: other, pages: [1] }, store);

@@ -43,7 +43,7 @@ export interface DocumentPool {
   parse(path: string, options: ParseJobOptions): Promise<ParsedDocument>;
   /**
    * Renders pages (all when `pages` is absent) into `store`, reusing pages already stored at that size.
-   * Pages go to the workers in batches; the time limit applies to each batch.
+   * Pages go to the workers in batches, several at once; the time limit applies to each batch.
    */
   render(path: string, options: RenderJobOptions, store: PageImageStore): Promise<PageImageRef[]>;
   /** Jobs waiting plus jobs running. */
@@ -229,21 +229,35 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
       const passwordOption = password === undefined ? {} : { password };
       const wanted =
         pages ?? range(await submit<number>({ type: 'countPages', path, ...passwordOption }, jobOptions));
-      // A long document renders in batches: each gets the time limit, and other documents' jobs interleave.
-      const refs: PageImageRef[] = [];
+      // A long document renders in batches: each gets the time limit, other documents' jobs interleave,
+      // and up to one batch per worker runs at once, so one long file still uses every core.
+      const batches: number[][] = [];
       for (let start = 0; start < wanted.length; start += renderBatchPages) {
-        const job: DocumentJob = {
-          type: 'render',
-          path,
-          storeRoot: store.root,
-          contentHash,
-          pages: wanted.slice(start, start + renderBatchPages),
-          ...passwordOption,
-          ...(longEdge === undefined ? {} : { longEdge }),
-        };
-        refs.push(...(await submit<PageImageRef[]>(job, jobOptions)));
+        batches.push(wanted.slice(start, start + renderBatchPages));
       }
-      return refs;
+      const drawn: PageImageRef[][] = [];
+      let next = 0;
+      let failed = false;
+      const lane = async () => {
+        while (!failed && next < batches.length) {
+          const at = next++;
+          const job: DocumentJob = {
+            type: 'render',
+            path,
+            storeRoot: store.root,
+            contentHash,
+            pages: batches[at]!,
+            ...passwordOption,
+            ...(longEdge === undefined ? {} : { longEdge }),
+          };
+          drawn[at] = await submit<PageImageRef[]>(job, jobOptions).catch((error: unknown) => {
+            failed = true;
+            throw error;
+          });
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(size, batches.length) }, lane));
+      return drawn.flat();
     },
     workersStarted() {
       return started;
