@@ -105,6 +105,26 @@ describe('drawing pages with PDFium', () => {
     expect(damagedPage).toMatchObject({ width: Math.round((612 / 792) * 1600), height: 1600 });
   });
 
+  it('leaves pages holding gigapixel images to pdfjs, and draws large ones itself', async () => {
+    const odd = join(corpusDir, 'odd', 'ocrmypdf');
+    // A 35000 x 35000 1-bit scan: PDFium would decode all of it.
+    const bomb = await PdfiumDocument.open(join(odd, 'hugemono.pdf'));
+    try {
+      expect(() => bomb.drawPage(1, 400)).toThrow(/1225 megapixels/);
+    } finally {
+      bomb.close();
+    }
+    const [drawn] = await renderPdfPages(join(odd, 'hugemono.pdf'), { contentHash: '3c'.repeat(32) }, store);
+    expect(drawn).toMatchObject({ width: 1600, height: 1600 });
+    // A 9000 x 9000 scan is within reach.
+    const large = await PdfiumDocument.open(join(odd, 'enormous.pdf'));
+    try {
+      expect(large.drawPage(1, 400).full.width).toBe(400);
+    } finally {
+      large.close();
+    }
+  });
+
   it('lets go of its memory after drawing a very large page', async () => {
     const path = join(corpusDir, 'pdfjs', 'tracemonkey.pdf');
     const before = await loadPdfium();
