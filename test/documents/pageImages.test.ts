@@ -1,10 +1,11 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentPool } from '../../src/core/documents/pool/documentPool';
 import { PageImageStore } from '../../src/core/documents/render/pageImageStore';
 import { THUMBNAIL_LONG_EDGE } from '../../src/core/documents/render/raster';
+import { renderPdfPages } from '../../src/core/documents/render/renderPdfPages';
 import { corpusDir, tempDir } from '../helpers/shared';
 
 const pool = createDocumentPool({ size: 2, jobTimeoutMs: 45_000 });
@@ -103,6 +104,16 @@ describe('page images', () => {
     } finally {
       await parallel.close();
     }
+  });
+
+  it('fails with the store’s error when images cannot be saved', async () => {
+    const blocker = join(dir.path, 'not-a-folder');
+    await writeFile(blocker, 'a file where the image folder should be');
+    const path = join(corpusDir, 'pdfjs', 'tracemonkey.pdf');
+    const options = { contentHash: 'a9'.repeat(32), pages: [1, 2, 3, 4], longEdge: 200 };
+    await expect(renderPdfPages(path, options, new PageImageStore(blocker))).rejects.toMatchObject({
+      code: 'not_readable',
+    });
   });
 
   it('remove() deletes one document’s images only', async () => {

@@ -8,6 +8,8 @@ import type { PageRasters, RasterPage } from './raster';
 
 // Each page is encoded once: libvips's operation cache would only hold on to memory (pages are large).
 sharp.cache(false);
+// The document pool already runs one encode per core; libvips threads on top of that only contend.
+sharp.concurrency(1);
 
 const FULL_QUALITY = 80;
 const THUMBNAIL_QUALITY = 70;

@@ -108,7 +108,15 @@ export async function renderPdfPages(
   try {
     const pages = options.pages ?? Array.from({ length: await drawer.pageCount() }, (_, i) => i + 1);
     const refs: PageImageRef[] = [];
-    for (const pageNumber of pages) {
+    // The encode of one page (on libuv's threads) overlaps the drawing of the next; one at a time,
+    // so at most two pages' pixels are held.
+    let encoding: Promise<void> = Promise.resolve();
+    let encodeFailure: { error: unknown } | null = null;
+    const encoded = async () => {
+      await encoding;
+      if (encodeFailure) throw encodeFailure.error;
+    };
+    for (const [at, pageNumber] of pages.entries()) {
       options.signal?.throwIfAborted();
       if (!(await drawer.hasPage(pageNumber))) {
         throw new QuireError(
@@ -118,7 +126,7 @@ export async function renderPdfPages(
       }
       const stored = await store.get(options.contentHash, pageNumber, longEdge);
       if (stored) {
-        refs.push(stored);
+        refs[at] = stored;
         continue;
       }
       const rasters = await drawer.draw(pageNumber, longEdge).catch((error: unknown) => {
@@ -127,8 +135,14 @@ export async function renderPdfPages(
           page: pageNumber,
         });
       });
-      refs.push(await store.put(options.contentHash, pageNumber, longEdge, rasters));
+      await encoded();
+      // Caught here so a failure while the next page draws is not an unhandled rejection.
+      encoding = store.put(options.contentHash, pageNumber, longEdge, rasters).then(
+        (ref) => void (refs[at] = ref),
+        (error: unknown) => void (encodeFailure = { error }),
+      );
     }
+    await encoded();
     return refs;
   } finally {
     await drawer.close();
