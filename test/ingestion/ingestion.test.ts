@@ -8,6 +8,7 @@ import { openIndexStore } from '../../src/core/index/indexStore';
 import { IngestionQueue } from '../../src/core/ingestion/ingestionQueue';
 import { PasswordVault } from '../../src/core/ingestion/passwordVault';
 import { LibraryService } from '../../src/core/library/libraryService';
+import { QuireError } from '../../src/shared/errors';
 import { corpusDir, tempDir } from '../helpers/shared';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -15,8 +16,19 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-/** The real pieces, with the pool wrapped to count how often files are actually read. */
-async function openPipeline(dataDir: string, folder: string, watch = true) {
+/**
+ * The real pieces, with the pool wrapped to count how often files are actually read; `render`
+ * replaces the pool's drawing, to make it fail.
+ */
+async function openPipeline(
+  dataDir: string,
+  folder: string,
+  watch = true,
+  render?: (
+    pool: DocumentPool,
+    ...args: Parameters<DocumentPool['render']>
+  ) => ReturnType<DocumentPool['render']>,
+) {
   const library = new LibraryService({ dataDir, watch, changeDelayMs: 20 });
   const index = await openIndexStore({ uri: join(dataDir, 'index') });
   const pool = createDocumentPool({ size: 1, jobTimeoutMs: 60_000 });
@@ -28,7 +40,8 @@ async function openPipeline(dataDir: string, folder: string, watch = true) {
       reads.push(path);
       return pool.parse(path, options);
     },
-    render: (path, options, store) => pool.render(path, options, store),
+    render: (path, options, store) =>
+      render ? render(pool, path, options, store) : pool.render(path, options, store),
   };
   const images = new PageImageStore(join(dataDir, 'pages'));
   const queue = new IngestionQueue({
@@ -156,5 +169,44 @@ describe('ingestion', () => {
     const second = await openPipeline(data.path, folder.path, false);
     expect(second.reads.map((p) => p.split('/').pop())).toEqual(['added while closed.pdf']);
     expect(second.library.snapshot().documents.every((d) => d.state === 'indexed')).toBe(true);
+  }, 60_000);
+
+  it('keeps the text and the pages drawn so far when drawing the rest fails', async () => {
+    const data = await tempDir();
+    const folder = await tempDir();
+    cleanups.push(data.cleanup, folder.cleanup);
+    await copyFile(join(corpusDir, 'docling/pdf__normal_4pages.pdf'), join(folder.path, 'four.pdf'));
+    // Pages 1 and 2 are drawn, then drawing stops at its time limit.
+    const { library, index } = await openPipeline(
+      data.path,
+      folder.path,
+      false,
+      async (pool, path, options, store) => {
+        await pool.render(path, { ...options, pages: [1, 2] }, store);
+        throw new QuireError('timeout', 'Reading the document took longer than the 3 min limit.');
+      },
+    );
+    const [doc] = library.snapshot().documents;
+    expect(doc).toMatchObject({ state: 'indexed', pages: 4 });
+    expect(doc!.error).toBe(
+      '2 of 4 page images could not be drawn: Reading the document took longer than the 3 min limit.',
+    );
+    expect(index.getDocument(doc!.id)?.error).toBe(doc!.error);
+    expect((await index.getPage(doc!.id, 2)).image).not.toBeNull();
+    expect((await index.getPage(doc!.id, 3)).image).toBeNull();
+    const [hit] = await index.searchChunks('국회입법조사처', { k: 1 });
+    expect(hit?.path).toBe(join(folder.path, 'four.pdf'));
+  }, 60_000);
+
+  it('fails the file when its page images cannot be saved', async () => {
+    const data = await tempDir();
+    const folder = await tempDir();
+    cleanups.push(data.cleanup, folder.cleanup);
+    await copyFile(join(corpusDir, 'docling/pdf__normal_4pages.pdf'), join(folder.path, 'four.pdf'));
+    const { library } = await openPipeline(data.path, folder.path, false, async () => {
+      throw new QuireError('disk_full', 'The disk is full: page images cannot be saved.');
+    });
+    await waitUntil(() => library.snapshot().documents[0]?.state === 'quarantined');
+    expect(library.snapshot().documents[0]?.error).toMatch(/disk is full/);
   }, 60_000);
 });

@@ -1,9 +1,10 @@
 import { basename } from 'node:path';
 import type { IndexProgress } from '../../shared/domain/library';
-import { QuireError, isAbortError, toErrorInfo } from '../../shared/errors';
+import { QuireError, isAbortError, toErrorInfo, type ErrorCode } from '../../shared/errors';
 import { Emitter } from '../common/emitter';
 import type { DocumentPool } from '../documents/pool/documentPool';
 import type { PageImageStore } from '../documents/render/pageImageStore';
+import type { PageImageRef } from '../documents/types';
 import type { IndexStore } from '../index/indexStore';
 import type { IndexedDocument } from '../index/records';
 import type { LibraryService } from '../library/libraryService';
@@ -48,6 +49,8 @@ interface Job {
 }
 
 const PROGRESS_INTERVAL_MS = 250;
+/** Drawing failures that leave the text worth indexing; others (a full disk, a password) fail the file. */
+const IMAGE_FAILURES_KEEPING_TEXT = new Set<ErrorCode>(['unsupported', 'timeout', 'internal']);
 const REMOVAL_GRACE_MS = 1000;
 
 /**
@@ -277,7 +280,7 @@ export class IngestionQueue {
 
   /** Returns the number of pages now searchable. */
   private async ingest(documentId: string, signal: AbortSignal): Promise<number> {
-    const { library, index, pool, images } = this.options;
+    const { library, index, pool } = this.options;
     const doc = library.document(documentId);
     if (!doc) return 0;
     this.currentPath = doc.path;
@@ -303,6 +306,8 @@ export class IngestionQueue {
       // Moved, renamed or copied: the content is already indexed.
       record.pages = sameContent.pages;
       record.title = sameContent.title;
+      // The same content lacks the same page images, if any could not be drawn.
+      record.error = sameContent.error;
     } else {
       const password = await this.options.passwords.get(doc.id);
       const parsed = await pool.parse(doc.path, {
@@ -312,28 +317,56 @@ export class IngestionQueue {
       });
       const rendered =
         this.options.renderImages !== false && doc.kind === 'pdf'
-          ? await pool.render(
-              doc.path,
-              {
-                contentHash,
-                signal,
-                longEdge: this.options.imageLongEdge ?? 1600,
-                ...(password ? { password } : {}),
-              },
-              images,
-            )
-          : [];
+          ? await this.drawPages(doc.path, contentHash, parsed.pages.length, password, signal)
+          : { images: [], problem: null };
       signal.throwIfAborted();
-      await index.putContent(contentHash, parsed, rendered, { fileName: basename(doc.path) });
+      await index.putContent(contentHash, parsed, rendered.images, { fileName: basename(doc.path) });
       record.pages = parsed.pages.length;
       record.title = parsed.title;
+      record.error = rendered.problem;
     }
     signal.throwIfAborted();
     await this.removeImages(await index.upsertDocument(record));
-    library.updateDocument(doc.id, { state: 'indexed', error: null, pages: record.pages, contentHash });
+    library.updateDocument(doc.id, {
+      state: 'indexed',
+      error: record.error,
+      pages: record.pages,
+      contentHash,
+    });
     this.indexedSinceMaintenance = true;
     this.options.onIndexed?.();
     return record.pages ?? 0;
+  }
+
+  /**
+   * Draws every page. A page that cannot be drawn, or drawing that outlasts its time limit, costs
+   * the images still missing, not the text: the pages drawn so far are kept and the reason recorded.
+   */
+  private async drawPages(
+    path: string,
+    contentHash: string,
+    pageCount: number,
+    password: string | undefined,
+    signal: AbortSignal,
+  ): Promise<{ images: PageImageRef[]; problem: string | null }> {
+    const longEdge = this.options.imageLongEdge ?? 1600;
+    const pages = Array.from({ length: pageCount }, (_, i) => i + 1);
+    try {
+      const options = { contentHash, signal, longEdge, pages, ...(password ? { password } : {}) };
+      return { images: await this.options.pool.render(path, options, this.options.images), problem: null };
+    } catch (error) {
+      const info = toErrorInfo(error);
+      if (signal.aborted || !IMAGE_FAILURES_KEEPING_TEXT.has(info.code)) throw error;
+      const stored = await Promise.all(
+        pages.map((page) => this.options.images.get(contentHash, page, longEdge)),
+      );
+      const images = stored.filter((image): image is PageImageRef => image !== null);
+      const missing = pageCount - images.length;
+      return {
+        images,
+        problem: `${missing} of ${pageCount} page images could not be drawn: ${info.message}`,
+      };
+    }
   }
 
   private async onFailure(
