@@ -54,6 +54,10 @@ export async function indexCommand(
       failures: documents
         .filter((d) => d.state !== 'indexed')
         .map((d) => ({ path: d.path, state: d.state, reason: d.error })),
+      // Indexed, with something missing: page images that could not be drawn.
+      warnings: documents
+        .filter((d) => d.state === 'indexed' && d.error !== null)
+        .map((d) => ({ path: d.path, reason: d.error })),
     };
     if (options.json) {
       printJson(summary);
@@ -64,6 +68,7 @@ export async function indexCommand(
     );
     for (const failure of summary.failures)
       console.log(`  ${failure.state}: ${failure.path}: ${failure.reason ?? ''}`);
+    for (const warning of summary.warnings) console.log(`  warning: ${warning.path}: ${warning.reason}`);
   } finally {
     await core.close();
   }
