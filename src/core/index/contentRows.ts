@@ -70,7 +70,6 @@ export function pageRows(
   return parsed.pages.map((page, position) => {
     if (page.page !== position + 1) invalid(`pages must be numbered 1..n in order (found ${page.page}).`);
     if (!(page.width > 0) || !(page.height > 0)) invalid(`page ${page.page} has no size.`);
-    const image = imageOf.get(page.page);
     return {
       id: pageId(contentHash, page.page),
       content_hash: contentHash,
@@ -78,11 +77,18 @@ export function pageRows(
       width: page.width,
       height: page.height,
       needs_ocr: Boolean(page.needsOcr),
-      image_full: image?.full ?? null,
-      image_thumbnail: image?.thumbnail ?? null,
-      image_width: image ? Math.round(image.width) : null,
-      image_height: image ? Math.round(image.height) : null,
+      ...imageColumns(imageOf.get(page.page)),
       text: typeof page.text === 'string' ? page.text : '',
     };
   });
+}
+
+/** The `pages` columns that point at a page's stored images (all null when it has none yet). */
+export function imageColumns(image: PageImageRef | undefined): Record<string, unknown> {
+  return {
+    image_full: image?.full ?? null,
+    image_thumbnail: image?.thumbnail ?? null,
+    image_width: image ? Math.round(image.width) : null,
+    image_height: image ? Math.round(image.height) : null,
+  };
 }

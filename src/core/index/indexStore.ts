@@ -7,7 +7,7 @@ import type { PageEmbedder, TextEmbedder } from '../models/types';
 import type { DocumentState } from '../../shared/domain/library';
 import type { SearchHit, SearchMode } from '../../shared/domain/search';
 import { isAbortError, QuireError } from '../../shared/errors';
-import { assertContentHash, chunkRows, pageRows } from './contentRows';
+import { assertContentHash, chunkRows, imageColumns, pageRows } from './contentRows';
 import { reciprocalRankFusion } from './fusion';
 import { LateInteractionIndex } from './lateInteraction';
 import { freshMeta, openMetaTable, readMeta, writeMeta, type EmbedderRef, type IndexMeta } from './meta';
@@ -352,6 +352,42 @@ export class IndexStore {
     });
   }
 
+  /** Content hashes with at least one page that has no image yet. */
+  async contentMissingImages(): Promise<string[]> {
+    this.assertOpen();
+    return [...new Set(await columnValues(this.pages, 'content_hash', 'image_full IS NULL'))].sort();
+  }
+
+  /**
+   * Points pages of stored content at their images, drawn after the text was indexed. Pages not in
+   * `images` keep what they had. Page vectors of that content are dropped, so they are embedded
+   * again with the image. Content no longer stored is left alone.
+   */
+  setPageImages(contentHash: string, images: PageImageRef[]): Promise<void> {
+    assertContentHash(contentHash);
+    return this.exclusive(async () => {
+      this.assertOpen();
+      const scope = `content_hash = ${sqlString(contentHash)}`;
+      const imageOf = new Map(images.map((image) => [image.page, image]));
+      const rows = (await this.pages.query().where(scope).toArray()) as Array<Record<string, unknown>>;
+      const changed = rows
+        .filter((row) => imageOf.has(Number(row.page)))
+        .map((row) => ({
+          id: row.id,
+          content_hash: row.content_hash,
+          page: row.page,
+          width: row.width,
+          height: row.height,
+          needs_ocr: row.needs_ocr,
+          ...imageColumns(imageOf.get(Number(row.page))),
+          text: row.text,
+        }));
+      if (changed.length === 0) return;
+      await upsertRows(this.pages, 'id', changed);
+      await this.deleteVectors([contentHash], ['page']);
+    });
+  }
+
   async getChunk(chunkId: string): Promise<StoredChunk> {
     this.assertOpen();
     const rows = await this.chunks
@@ -451,15 +487,18 @@ export class IndexStore {
     await this.deleteVectors(hashes);
   }
 
-  private async deleteVectors(hashes: string[]): Promise<void> {
+  private async deleteVectors(
+    hashes: string[],
+    kinds: readonly VectorKind[] = ['text', 'page'],
+  ): Promise<void> {
     if (hashes.length === 0) return;
     for (const batch of inBatches(hashes)) {
       const where = sqlIn('content_hash', batch);
-      if (this.pageKernel && this.meta.page.active) {
+      if (this.pageKernel && this.meta.page.active && kinds.includes('page')) {
         const table = await this.db.openTable(this.meta.page.active.table);
         for (const key of await columnValues(table, 'page_id', where)) this.pageKernel.delete(key);
       }
-      for (const table of await this.vectorTables()) await table.delete(where);
+      for (const table of await this.vectorTables(kinds)) await table.delete(where);
     }
   }
 
@@ -691,13 +730,8 @@ export class IndexStore {
     await this.db.createEmptyTable(ref.table, schema);
   }
 
-  private async vectorTables(): Promise<Table[]> {
-    const refs = [
-      this.meta.text.active,
-      this.meta.text.pending,
-      this.meta.page.active,
-      this.meta.page.pending,
-    ];
+  private async vectorTables(kinds: readonly VectorKind[] = ['text', 'page']): Promise<Table[]> {
+    const refs = kinds.flatMap((kind) => [this.meta[kind].active, this.meta[kind].pending]);
     const names = new Set(await this.db.tableNames());
     return Promise.all(
       refs
