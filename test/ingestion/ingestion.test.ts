@@ -16,18 +16,22 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
+type Render = (
+  pool: DocumentPool,
+  ...args: Parameters<DocumentPool['render']>
+) => ReturnType<DocumentPool['render']>;
+
 /**
  * The real pieces, with the pool wrapped to count how often files are actually read; `render`
- * replaces the pool's drawing, to make it fail.
+ * replaces the pool's drawing, to hold it back or make it fail. Waits until all is indexed unless
+ * `settleFirst` is false.
  */
 async function openPipeline(
   dataDir: string,
   folder: string,
   watch = true,
-  render?: (
-    pool: DocumentPool,
-    ...args: Parameters<DocumentPool['render']>
-  ) => ReturnType<DocumentPool['render']>,
+  render?: Render,
+  settleFirst = true,
 ) {
   const library = new LibraryService({ dataDir, watch, changeDelayMs: 20 });
   const index = await openIndexStore({ uri: join(dataDir, 'index') });
@@ -68,7 +72,7 @@ async function openPipeline(
       await queue.whenIdle();
     } while (library.snapshot().scanning);
   };
-  await settle();
+  if (settleFirst) await settle();
   return { library, index, queue, reads, images, settle };
 }
 
@@ -198,15 +202,107 @@ describe('ingestion', () => {
     expect(hit?.path).toBe(join(folder.path, 'four.pdf'));
   }, 60_000);
 
-  it('fails the file when its page images cannot be saved', async () => {
+  it('keeps the text searchable when page images cannot be saved, and says why', async () => {
     const data = await tempDir();
     const folder = await tempDir();
     cleanups.push(data.cleanup, folder.cleanup);
     await copyFile(join(corpusDir, 'docling/pdf__normal_4pages.pdf'), join(folder.path, 'four.pdf'));
-    const { library } = await openPipeline(data.path, folder.path, false, async () => {
+    const { library, index } = await openPipeline(data.path, folder.path, false, async () => {
       throw new QuireError('disk_full', 'The disk is full: page images cannot be saved.');
     });
-    await waitUntil(() => library.snapshot().documents[0]?.state === 'quarantined');
-    expect(library.snapshot().documents[0]?.error).toMatch(/disk is full/);
+    const [doc] = library.snapshot().documents;
+    expect(doc).toMatchObject({
+      state: 'indexed',
+      error: 'Page images could not be drawn: The disk is full: page images cannot be saved.',
+    });
+    expect(await index.searchChunks('국회입법조사처', { k: 1 })).toHaveLength(1);
+  }, 60_000);
+
+  it('makes every file’s text searchable before drawing page images, then attaches them', async () => {
+    const data = await tempDir();
+    const folder = await tempDir();
+    cleanups.push(data.cleanup, folder.cleanup);
+    await copyFile(join(corpusDir, 'pdfjs/tracemonkey.pdf'), join(folder.path, 'paper.pdf'));
+    await copyFile(join(corpusDir, 'docling/pdf__normal_4pages.pdf'), join(folder.path, 'four.pdf'));
+    const gate = held();
+    const statesAtFirstDrawing: string[] = [];
+    const { library, index, queue, settle } = await openPipeline(
+      data.path,
+      folder.path,
+      false,
+      async (pool, path, options, store) => {
+        // Whole documents wait at the gate; a single page the user opened does not.
+        if (options.pages?.length !== 1) {
+          if (statesAtFirstDrawing.length === 0) {
+            statesAtFirstDrawing.push(...library.snapshot().documents.map((d) => d.state));
+          }
+          await gate.until(options.signal);
+        }
+        return pool.render(path, options, store);
+      },
+      false,
+    );
+    await waitUntil(() => {
+      const documents = library.snapshot().documents;
+      return documents.length === 2 && documents.every((d) => d.state === 'indexed');
+    });
+    expect(statesAtFirstDrawing).toEqual(['indexed', 'indexed']);
+    const [hit] = await index.searchChunks('Trace-based Just-in-Time Type Specialization', { k: 1 });
+    expect(hit).toMatchObject({ page: 1 });
+    const paper = library.snapshot().documents.find((d) => d.relativePath === 'paper.pdf')!;
+    expect((await index.getPage(paper.id, 1)).image).toBeNull();
+    // Opening a page draws it now.
+    expect(await queue.drawPageNow(paper.id, 2)).toMatchObject({ page: 2, height: 300 });
+    expect((await index.getPage(paper.id, 2)).image).not.toBeNull();
+    expect((await index.getPage(paper.id, 1)).image).toBeNull();
+
+    gate.release();
+    await settle();
+    expect((await index.getPage(paper.id, 1)).image).toMatchObject({ height: 300 });
+    expect(await index.contentMissingImages()).toEqual([]);
+    expect(library.snapshot().documents.every((d) => d.error === null)).toBe(true);
+  }, 60_000);
+
+  it('draws the page images a stopped run left undrawn, without reading the text again', async () => {
+    const data = await tempDir();
+    const folder = await tempDir();
+    cleanups.push(data.cleanup, folder.cleanup);
+    await copyFile(join(corpusDir, 'docling/pdf__normal_4pages.pdf'), join(folder.path, 'four.pdf'));
+    const never = held();
+    const first = await openPipeline(
+      data.path,
+      folder.path,
+      false,
+      async (pool, path, options, store) => {
+        await never.until(options.signal);
+        return pool.render(path, options, store);
+      },
+      false,
+    );
+    await waitUntil(() => first.library.snapshot().documents[0]?.state === 'indexed');
+    expect(await first.index.contentMissingImages()).toHaveLength(1);
+    for (const cleanup of cleanups.splice(0, 1)) await cleanup();
+
+    const second = await openPipeline(data.path, folder.path, false);
+    expect(second.reads).toEqual([]);
+    const [doc] = second.library.snapshot().documents;
+    expect((await second.index.getPage(doc!.id, 4)).image).not.toBeNull();
+    expect(await second.index.contentMissingImages()).toEqual([]);
   }, 60_000);
 });
+
+/** A gate drawing waits at until `release()`; a cancelled drawing stops waiting with its signal. */
+function held() {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  return {
+    release: () => release(),
+    until: (signal: AbortSignal | undefined) =>
+      new Promise<void>((resolve, reject) => {
+        void released.then(resolve);
+        signal?.addEventListener('abort', () => reject(new QuireError('cancelled', 'Cancelled.')), {
+          once: true,
+        });
+      }),
+  };
+}

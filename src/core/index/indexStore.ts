@@ -153,6 +153,8 @@ export class IndexStore {
   private readonly documentsById = new Map<string, IndexedDocument>();
   /** Hashes written in this session whose documents row has not been written yet: never garbage. */
   private readonly inFlight = new Set<string>();
+  /** Content whose page images are being drawn (see `expectPageImages`). */
+  private readonly imagesToCome = new Set<string>();
   /** Loaded embedders matching meta's active and pending refs, per kind. */
   private readonly loaded: Record<VectorKind, { active: unknown; pending: unknown }> = {
     text: { active: null, pending: null },
@@ -352,6 +354,25 @@ export class IndexStore {
     });
   }
 
+  /**
+   * Marks content whose page images are being drawn: its pages are not embedded until
+   * `pageImagesSettled()`, so a page embedder sees each page once, with its image.
+   */
+  expectPageImages(contentHash: string): void {
+    this.imagesToCome.add(contentHash);
+  }
+
+  pageImagesSettled(contentHash: string): void {
+    this.imagesToCome.delete(contentHash);
+  }
+
+  /** How many pages of this content have no image yet. */
+  async pagesWithoutImages(contentHash: string): Promise<number> {
+    assertContentHash(contentHash);
+    this.assertOpen();
+    return this.pages.countRows(`content_hash = ${sqlString(contentHash)} AND image_full IS NULL`);
+  }
+
   /** Content hashes with at least one page that has no image yet. */
   async contentMissingImages(): Promise<string[]> {
     this.assertOpen();
@@ -371,7 +392,10 @@ export class IndexStore {
       const imageOf = new Map(images.map((image) => [image.page, image]));
       const rows = (await this.pages.query().where(scope).toArray()) as Array<Record<string, unknown>>;
       const changed = rows
-        .filter((row) => imageOf.has(Number(row.page)))
+        .filter((row) => {
+          const image = imageOf.get(Number(row.page));
+          return image !== undefined && image.full !== row.image_full;
+        })
         .map((row) => ({
           id: row.id,
           content_hash: row.content_hash,
@@ -702,7 +726,10 @@ export class IndexStore {
     const table = await this.db.openTable(ref.table);
     const have = new Set(await columnValues(table, kind === 'text' ? 'chunk_id' : 'page_id'));
     const all = await columnValues(kind === 'text' ? this.chunks : this.pages, 'id');
-    return all.filter((id) => !have.has(id));
+    // A page whose image is still to come is embedded once, with it.
+    const waiting = (id: string) =>
+      kind === 'page' && this.imagesToCome.has(id.slice(0, id.lastIndexOf(':')));
+    return all.filter((id) => !have.has(id) && !waiting(id));
   }
 
   /** Promotes the pending embedder when its vectors cover all content. Runs inside the write queue. */

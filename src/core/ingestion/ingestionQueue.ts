@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { IndexProgress } from '../../shared/domain/library';
-import { QuireError, isAbortError, toErrorInfo, type ErrorCode } from '../../shared/errors';
+import { QuireError, isAbortError, toErrorInfo } from '../../shared/errors';
 import { Emitter } from '../common/emitter';
 import type { DocumentPool } from '../documents/pool/documentPool';
 import type { PageImageStore } from '../documents/render/pageImageStore';
@@ -9,6 +9,7 @@ import type { IndexStore } from '../index/indexStore';
 import type { IndexedDocument } from '../index/records';
 import type { LibraryService } from '../library/libraryService';
 import type { StoredDocument } from '../library/libraryStore';
+import { drawPageImages } from './drawPageImages';
 import { hashFile } from './fileHash';
 import type { PasswordVault } from './passwordVault';
 import { ProgressMeter } from './progressMeter';
@@ -19,7 +20,7 @@ export interface IngestionOptions {
   pool: DocumentPool;
   images: PageImageStore;
   passwords: PasswordVault;
-  /** Render page images (WebP + thumbnail) as well as reading text. */
+  /** Render page images (WebP + thumbnail) as well as reading text; drawn after every queued file's text. */
   renderImages?: boolean;
   /** Long edge of stored page images, in pixels. */
   imageLongEdge?: number;
@@ -48,15 +49,21 @@ interface Job {
   waiter?: { resolve: () => void; reject: (error: unknown) => void };
 }
 
+/** Page images to draw for content whose text is indexed. */
+interface DrawingJob {
+  contentHash: string;
+  pages: number;
+}
+
 const PROGRESS_INTERVAL_MS = 250;
-/** Drawing failures that leave the text worth indexing; others (a full disk, a password) fail the file. */
-const IMAGE_FAILURES_KEEPING_TEXT = new Set<ErrorCode>(['unsupported', 'timeout', 'internal']);
 const REMOVAL_GRACE_MS = 1000;
 
 /**
- * Carries files from the library into the index: hash, read (in the worker pool), render, store,
- * then commit the documents row. Unchanged content is never read twice; a renamed file only moves
- * its row. Every file ends in one visible state: indexed, needsPassword, failed or quarantined.
+ * Carries files from the library into the index: hash, read (in the worker pool), store, then commit
+ * the documents row, which makes the text searchable. Page images are drawn afterwards, once no file
+ * waits for its text, and attached to the pages. Unchanged content is never read twice; a renamed
+ * file only moves its row. Every file ends in one visible state: indexed, needsPassword, failed or
+ * quarantined.
  */
 export class IngestionQueue {
   readonly events = new Emitter<IngestionEvents>();
@@ -64,6 +71,11 @@ export class IngestionQueue {
   private readonly normal: Job[] = [];
   private readonly queued = new Map<string, Job>();
   private readonly running = new Map<string, AbortController>();
+  /** Page images waiting to be drawn, and being drawn, by content hash. */
+  private readonly drawingQueue = new Map<string, DrawingJob>();
+  private readonly drawing = new Map<string, AbortController>();
+  /** Finding content left without images by an earlier run. */
+  private startup: Promise<void> = Promise.resolve();
   private readonly meter = new ProgressMeter();
   private readonly retryTimers = new Set<NodeJS.Timeout>();
   private readonly concurrency: number;
@@ -114,6 +126,21 @@ export class IngestionQueue {
     for (const indexed of index.listDocuments()) {
       if (!known.has(indexed.id)) void this.dropFromIndex(indexed.id);
     }
+    this.startup = this.queueMissingImages();
+  }
+
+  /** Page images an earlier run did not finish (it stopped, or crashed, after the text). */
+  private async queueMissingImages(): Promise<void> {
+    if (this.options.renderImages === false) return;
+    try {
+      for (const hash of await this.options.index.contentMissingImages()) {
+        const owner = this.imageOwner(hash);
+        if (owner) this.queueDrawing(hash, owner.pages ?? 0);
+      }
+    } catch (error) {
+      console.error('quire: could not look for pages without images', error);
+    }
+    this.pump();
   }
 
   enqueue(doc: StoredDocument, urgent: boolean, waiter?: Job['waiter']): void {
@@ -146,6 +173,31 @@ export class IngestionQueue {
   prioritize(documentId: string): void {
     const job = this.queued.get(documentId);
     if (job) this.promote(job);
+  }
+
+  /**
+   * Draws one page of an indexed PDF now, ahead of its document's turn (the user opened it), and
+   * attaches the image. Null when the file is not an indexed PDF or images are off.
+   */
+  async drawPageNow(documentId: string, page: number): Promise<PageImageRef | null> {
+    const { index, pool, images, passwords } = this.options;
+    const doc = index.getDocument(documentId);
+    if (this.options.renderImages === false || !doc?.contentHash || doc.kind !== 'pdf') return null;
+    if (doc.state !== 'indexed') return null;
+    const password = await passwords.get(doc.id);
+    const [image] = await pool.render(
+      doc.path,
+      {
+        contentHash: doc.contentHash,
+        pages: [page],
+        longEdge: this.options.imageLongEdge ?? 1600,
+        ...(password ? { password } : {}),
+      },
+      images,
+    );
+    if (!image || this.imageOwner(doc.contentHash)?.contentHash !== doc.contentHash) return null;
+    await index.setPageImages(doc.contentHash, [image]);
+    return image;
   }
 
   /** Retries an encrypted document with a password; resolves when it is indexed. */
@@ -195,6 +247,12 @@ export class IngestionQueue {
       job.waiter?.reject(new QuireError('cancelled', 'Indexing was cancelled.'));
     }
     for (const controller of this.running.values()) controller.abort();
+    for (const job of this.drawingQueue.values()) {
+      this.meter.drawingFinished(job.pages, 0);
+      this.options.index.pageImagesSettled(job.contentHash);
+    }
+    this.drawingQueue.clear();
+    for (const controller of this.drawing.values()) controller.abort();
     this.paused = false;
     this.emitProgress(true);
     return this.progress();
@@ -206,6 +264,7 @@ export class IngestionQueue {
 
   /** Resolves when nothing is queued or running and the index has been tidied after the last batch. */
   async whenIdle(): Promise<void> {
+    await this.startup;
     if (!this.isIdle()) {
       await new Promise<void>((resolve) => {
         const off = this.events.on('idle', () => {
@@ -224,14 +283,23 @@ export class IngestionQueue {
     clearTimeout(this.maintenanceTimer);
     clearTimeout(this.removalTimer);
     await this.maintenance;
-    for (const controller of this.running.values()) controller.abort();
+    await this.startup;
+    for (const controller of [...this.running.values(), ...this.drawing.values()]) controller.abort();
     clearTimeout(this.progressTimer);
-    while (this.running.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (this.running.size > 0 || this.drawing.size > 0) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     this.events.clear();
   }
 
   private isIdle(): boolean {
-    return this.queued.size === 0 && this.running.size === 0 && this.retryTimers.size === 0;
+    return (
+      this.queued.size === 0 &&
+      this.running.size === 0 &&
+      this.retryTimers.size === 0 &&
+      this.drawingQueue.size === 0 &&
+      this.drawing.size === 0
+    );
   }
 
   private promote(job: Job): void {
@@ -243,11 +311,18 @@ export class IngestionQueue {
   }
 
   private pump(): void {
-    while (!this.paused && !this.closed && this.running.size < this.concurrency) {
+    while (!this.paused && !this.closed && this.running.size + this.drawing.size < this.concurrency) {
       const job = this.urgent.shift() ?? this.normal.shift();
-      if (!job) break;
-      this.queued.delete(job.documentId);
-      void this.runJob(job);
+      if (job) {
+        this.queued.delete(job.documentId);
+        void this.runJob(job);
+        continue;
+      }
+      // Images only once no file waits for its text (a retry waiting on its timer does not count).
+      const drawing = this.drawingQueue.values().next();
+      if (drawing.done) break;
+      this.drawingQueue.delete(drawing.value.contentHash);
+      void this.runDrawing(drawing.value);
     }
     if (this.isIdle()) {
       this.currentPath = null;
@@ -315,15 +390,10 @@ export class IngestionQueue {
         signal,
         ...(password ? { password } : {}),
       });
-      const rendered =
-        this.options.renderImages !== false && doc.kind === 'pdf'
-          ? await this.drawPages(doc.path, contentHash, parsed.pages.length, password, signal)
-          : { images: [], problem: null };
       signal.throwIfAborted();
-      await index.putContent(contentHash, parsed, rendered.images, { fileName: basename(doc.path) });
+      await index.putContent(contentHash, parsed, [], { fileName: basename(doc.path) });
       record.pages = parsed.pages.length;
       record.title = parsed.title;
-      record.error = rendered.problem;
     }
     signal.throwIfAborted();
     await this.removeImages(await index.upsertDocument(record));
@@ -333,39 +403,80 @@ export class IngestionQueue {
       pages: record.pages,
       contentHash,
     });
+    if (
+      this.options.renderImages !== false &&
+      doc.kind === 'pdf' &&
+      (await index.pagesWithoutImages(contentHash)) > 0
+    ) {
+      this.queueDrawing(contentHash, record.pages ?? 0);
+    }
     this.indexedSinceMaintenance = true;
     this.options.onIndexed?.();
     return record.pages ?? 0;
   }
 
-  /**
-   * Draws every page. A page that cannot be drawn, or drawing that outlasts its time limit, costs
-   * the images still missing, not the text: the pages drawn so far are kept and the reason recorded.
-   */
-  private async drawPages(
-    path: string,
-    contentHash: string,
-    pageCount: number,
-    password: string | undefined,
-    signal: AbortSignal,
-  ): Promise<{ images: PageImageRef[]; problem: string | null }> {
-    const longEdge = this.options.imageLongEdge ?? 1600;
-    const pages = Array.from({ length: pageCount }, (_, i) => i + 1);
+  private queueDrawing(contentHash: string, pages: number): void {
+    if (this.drawingQueue.has(contentHash) || this.drawing.has(contentHash)) return;
+    this.drawingQueue.set(contentHash, { contentHash, pages });
+    this.options.index.expectPageImages(contentHash);
+    this.meter.drawingAdded(pages);
+  }
+
+  /** An indexed PDF with this content, whose path and password the images are drawn from. */
+  private imageOwner(contentHash: string): IndexedDocument | null {
+    const owner = this.options.index.indexedWithContent(contentHash);
+    return owner?.kind === 'pdf' ? owner : null;
+  }
+
+  private async runDrawing(job: DrawingJob): Promise<void> {
+    const { index, images, pool, passwords } = this.options;
+    const controller = new AbortController();
+    this.drawing.set(job.contentHash, controller);
+    let drawnPages = 0;
     try {
-      const options = { contentHash, signal, longEdge, pages, ...(password ? { password } : {}) };
-      return { images: await this.options.pool.render(path, options, this.options.images), problem: null };
+      const owner = this.imageOwner(job.contentHash);
+      if (!owner) return;
+      this.currentPath = owner.path;
+      const password = await passwords.get(owner.id);
+      const drawn = await drawPageImages(pool, images, {
+        path: owner.path,
+        contentHash: job.contentHash,
+        pageCount: owner.pages ?? 0,
+        longEdge: this.options.imageLongEdge ?? 1600,
+        signal: controller.signal,
+        ...(password ? { password } : {}),
+      });
+      // The file may have changed or gone while its pages were drawn.
+      if (!this.imageOwner(job.contentHash)) {
+        await this.removeImages([job.contentHash]);
+        return;
+      }
+      await index.setPageImages(job.contentHash, drawn.images);
+      drawnPages = drawn.images.length;
+      await this.noteDrawingProblem(job.contentHash, drawn.problem);
+      this.options.onIndexed?.();
     } catch (error) {
-      const info = toErrorInfo(error);
-      if (signal.aborted || !IMAGE_FAILURES_KEEPING_TEXT.has(info.code)) throw error;
-      const stored = await Promise.all(
-        pages.map((page) => this.options.images.get(contentHash, page, longEdge)),
+      if (isAbortError(error) || controller.signal.aborted) return;
+      await this.noteDrawingProblem(
+        job.contentHash,
+        `Page images could not be drawn: ${toErrorInfo(error).message}`,
       );
-      const images = stored.filter((image): image is PageImageRef => image !== null);
-      const missing = pageCount - images.length;
-      return {
-        images,
-        problem: `${missing} of ${pageCount} page images could not be drawn: ${info.message}`,
-      };
+    } finally {
+      this.drawing.delete(job.contentHash);
+      if (!this.drawingQueue.has(job.contentHash)) this.options.index.pageImagesSettled(job.contentHash);
+      this.meter.drawingFinished(job.pages, drawnPages);
+      this.emitProgress();
+      this.pump();
+    }
+  }
+
+  /** Shows why page images are missing on every indexed file with this content (or clears it). */
+  private async noteDrawingProblem(contentHash: string, problem: string | null): Promise<void> {
+    const { index, library } = this.options;
+    for (const doc of index.listDocuments()) {
+      if (doc.contentHash !== contentHash || doc.state !== 'indexed' || doc.error === problem) continue;
+      await index.setDocumentState(doc.id, 'indexed', problem);
+      library.updateDocument(doc.id, { error: problem });
     }
   }
 

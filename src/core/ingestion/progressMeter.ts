@@ -2,20 +2,22 @@ import type { IndexProgress } from '../../shared/domain/library';
 
 /**
  * Counts files and pages through one busy period of the queue (from the first job after idle to the
- * last), and estimates the rate from pages finished while not paused.
+ * last), and estimates the rate from pages finished while not paused. Drawing a file's page images
+ * after its text adds pages of work but no file.
  */
 export class ProgressMeter {
   private filesDone = 0;
   private filesTotal = 0;
   private pagesDone = 0;
   private pagesTotal = 0;
+  private drawingsOpen = 0;
   private activeMs = 0;
   private activeSince: number | null = null;
 
   constructor(private readonly now: () => number = Date.now) {}
 
   added(pages: number): void {
-    if (this.filesDone === this.filesTotal) this.reset();
+    if (this.allDone()) this.reset();
     this.filesTotal++;
     this.pagesTotal += pages;
     this.activeSince ??= this.now();
@@ -25,14 +27,30 @@ export class ProgressMeter {
     this.filesDone++;
     this.pagesDone += actualPages;
     this.pagesTotal += actualPages - estimatedPages;
-    if (this.filesDone === this.filesTotal) this.pause();
+    if (this.allDone()) this.pause();
   }
 
   /** A queued file that went away before it was read. */
   dropped(estimatedPages: number): void {
     this.filesTotal--;
     this.pagesTotal -= estimatedPages;
-    if (this.filesDone === this.filesTotal) this.pause();
+    if (this.allDone()) this.pause();
+  }
+
+  /** A file's page images, to be drawn after its text. */
+  drawingAdded(pages: number): void {
+    if (this.allDone()) this.reset();
+    this.drawingsOpen++;
+    this.pagesTotal += pages;
+    this.activeSince ??= this.now();
+  }
+
+  /** Page images drawn, or given up (`drawnPages` 0). */
+  drawingFinished(estimatedPages: number, drawnPages: number): void {
+    this.drawingsOpen--;
+    this.pagesDone += drawnPages;
+    this.pagesTotal += drawnPages - estimatedPages;
+    if (this.allDone()) this.pause();
   }
 
   pause(): void {
@@ -41,7 +59,7 @@ export class ProgressMeter {
   }
 
   resume(): void {
-    if (this.filesDone < this.filesTotal) this.activeSince ??= this.now();
+    if (!this.allDone()) this.activeSince ??= this.now();
   }
 
   snapshot(paused: boolean, currentPath: string | null): IndexProgress {
@@ -60,8 +78,12 @@ export class ProgressMeter {
     };
   }
 
+  private allDone(): boolean {
+    return this.filesDone === this.filesTotal && this.drawingsOpen === 0;
+  }
+
   private reset(): void {
-    this.filesDone = this.filesTotal = this.pagesDone = this.pagesTotal = 0;
+    this.filesDone = this.filesTotal = this.pagesDone = this.pagesTotal = this.drawingsOpen = 0;
     this.activeMs = 0;
     this.activeSince = null;
   }

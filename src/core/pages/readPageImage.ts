@@ -17,8 +17,10 @@ export async function readPageImage(
     throw new QuireError('not_found', `${doc.relativePath} is not indexed yet; it is next in line.`);
   }
   const stored = await core.index.getPage(documentId, page);
-  if (!stored.image) throw new QuireError('not_found', `Page ${page} of ${doc.relativePath} has no image.`);
-  const file = size === 'thumbnail' ? stored.image.thumbnail : stored.image.full;
+  // Images are drawn after every file's text; a page opened before its turn is drawn now.
+  const image = stored.image ?? (await core.ingestion.drawPageNow(documentId, page));
+  if (!image) throw new QuireError('not_found', `Page ${page} of ${doc.relativePath} has no image.`);
+  const file = size === 'thumbnail' ? image.thumbnail : image.full;
   const bytes = await readFile(core.pageImages.absolutePath(file)).catch(() => {
     throw new QuireError('not_found', `The image of page ${page} is missing; re-index ${doc.relativePath}.`);
   });
