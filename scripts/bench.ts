@@ -7,6 +7,7 @@ import { printTable, writeReport, type BenchFn } from './bench/report';
 const benches: Record<string, () => Promise<{ run: BenchFn }>> = {
   library: () => import('./bench/library'),
   ingest: () => import('./bench/extract'),
+  queue: () => import('./bench/queue'),
   search: () => import('./bench/search'),
   pages: () => import('./bench/pageSearch'),
   models: () => import('./bench/models'),

@@ -18,16 +18,25 @@ import { peakRssBytes, type BenchReport } from './report';
 
 const run$ = promisify(execFile);
 
-type PagedRow = ManifestRow & { pages: number };
+export type PagedRow = ManifestRow & { pages: number };
 
-function option(args: string[], name: string, fallback: number): number {
+export function option(args: string[], name: string, fallback: number): number {
   const index = args.indexOf(name);
   const value = index >= 0 ? Number(args[index + 1]) : NaN;
   return Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
+/** The corpus's readable PDFs (not the odd ones), in path order. */
+export function readablePdfs(): PagedRow[] {
+  return readManifest()
+    .filter(
+      (row): row is PagedRow => row.pages !== null && row.pages > 0 && !row.localPath.startsWith('odd/'),
+    )
+    .sort((a, b) => a.localPath.localeCompare(b.localPath));
+}
+
 /** Files taken round-robin across sources, so a short run still sees every kind of document. */
-function pickFiles(rows: PagedRow[], limit: number): PagedRow[] {
+export function pickFiles(rows: PagedRow[], limit: number): PagedRow[] {
   const bySource = new Map<string, PagedRow[]>();
   for (const row of rows) bySource.set(row.source, [...(bySource.get(row.source) ?? []), row]);
   const queues = [...bySource.values()];
@@ -79,11 +88,7 @@ const pageList = (pages: number, limit: number) =>
   Array.from({ length: Math.min(pages, limit) }, (_, i) => i + 1);
 
 export async function run(args: string[]): Promise<BenchReport> {
-  const rows = readManifest()
-    .filter(
-      (row): row is PagedRow => row.pages !== null && row.pages > 0 && !row.localPath.startsWith('odd/'),
-    )
-    .sort((a, b) => a.localPath.localeCompare(b.localPath));
+  const rows = readablePdfs();
   const files = pickFiles(rows, option(args, '--limit', rows.length));
   const size = option(args, '--pool', availableParallelism());
   const renderPages = option(args, '--render-pages', 3);
