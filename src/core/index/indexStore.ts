@@ -408,7 +408,7 @@ export class IndexStore {
         }));
       if (changed.length === 0) return;
       await upsertRows(this.pages, 'id', changed);
-      await this.deleteVectors([contentHash], ['page']);
+      await this.deletePageVectors(changed.map((row) => String(row.id)));
     });
   }
 
@@ -511,18 +511,22 @@ export class IndexStore {
     await this.deleteVectors(hashes);
   }
 
-  private async deleteVectors(
-    hashes: string[],
-    kinds: readonly VectorKind[] = ['text', 'page'],
-  ): Promise<void> {
+  private async deleteVectors(hashes: string[]): Promise<void> {
     if (hashes.length === 0) return;
     for (const batch of inBatches(hashes)) {
       const where = sqlIn('content_hash', batch);
-      if (this.pageKernel && this.meta.page.active && kinds.includes('page')) {
+      if (this.pageKernel && this.meta.page.active) {
         const table = await this.db.openTable(this.meta.page.active.table);
         for (const key of await columnValues(table, 'page_id', where)) this.pageKernel.delete(key);
       }
-      for (const table of await this.vectorTables(kinds)) await table.delete(where);
+      for (const table of await this.vectorTables()) await table.delete(where);
+    }
+  }
+
+  private async deletePageVectors(pageIds: string[]): Promise<void> {
+    for (const batch of inBatches(pageIds)) {
+      if (this.pageKernel && this.meta.page.active) for (const id of batch) this.pageKernel.delete(id);
+      for (const table of await this.vectorTables(['page'])) await table.delete(sqlIn('page_id', batch));
     }
   }
 
