@@ -247,6 +247,9 @@ describe('ingestion', () => {
       return documents.length === 2 && documents.every((d) => d.state === 'indexed');
     });
     expect(statesAtFirstDrawing).toEqual(['indexed', 'indexed']);
+    // Progress counts the text as done and every page as still to draw.
+    await waitUntil(() => queue.progress().pagesToDraw === 14 + 4);
+    expect(queue.progress()).toMatchObject({ filesDone: 2, filesTotal: 2, pagesDone: 18 });
     const [hit] = await index.searchChunks('Trace-based Just-in-Time Type Specialization', { k: 1 });
     expect(hit).toMatchObject({ page: 1 });
     const paper = library.snapshot().documents.find((d) => d.relativePath === 'paper.pdf')!;
@@ -258,6 +261,7 @@ describe('ingestion', () => {
 
     gate.release();
     await settle();
+    expect(queue.progress().pagesToDraw).toBe(0);
     expect((await index.getPage(paper.id, 1)).image).toMatchObject({ height: 300 });
     expect(await index.contentMissingImages()).toEqual([]);
     expect(library.snapshot().documents.every((d) => d.error === null)).toBe(true);

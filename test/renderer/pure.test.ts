@@ -249,6 +249,7 @@ describe('highlights, memory, downloads, library', () => {
       pagesTotal: 40,
       pagesPerSecond: 2.5,
       etaSeconds: 12,
+      pagesToDraw: 0,
       paused: false,
       currentPath: null,
     });
@@ -258,6 +259,7 @@ describe('highlights, memory, downloads, library', () => {
       pages: '10 of 40 pages',
       rate: '2.5 pages/s',
       eta: 'about 12 s left',
+      drawing: null,
       finished: false,
     });
     expect(
@@ -268,10 +270,17 @@ describe('highlights, memory, downloads, library', () => {
         pagesTotal: 0,
         pagesPerSecond: 0,
         etaSeconds: null,
+        pagesToDraw: 30,
         paused: false,
         currentPath: null,
       }),
-    ).toMatchObject({ percent: 100, pages: null, eta: null, finished: true });
+    ).toMatchObject({
+      percent: 100,
+      pages: null,
+      eta: null,
+      drawing: '30 pages left to draw',
+      finished: true,
+    });
   });
 });
 

@@ -12,7 +12,8 @@ function progressLine(progress: IndexProgress): string {
   const eta = progress.etaSeconds === null ? '' : ` ETA ${Math.ceil(progress.etaSeconds)} s`;
   return (
     `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${progress.filesDone}/${progress.filesTotal} files, ` +
-    `${progress.pagesDone}/${progress.pagesTotal} pages, ${progress.pagesPerSecond.toFixed(1)} pages/s${eta}`
+    `${progress.pagesDone}/${progress.pagesTotal} pages, ${progress.pagesPerSecond.toFixed(1)} pages/s${eta}` +
+    (progress.pagesToDraw > 0 ? `, ${progress.pagesToDraw} pages to draw` : '')
   );
 }
 

@@ -248,7 +248,7 @@ export class IngestionQueue {
     }
     for (const controller of this.running.values()) controller.abort();
     for (const job of this.drawingQueue.values()) {
-      this.meter.drawingFinished(job.pages, 0);
+      this.meter.drawingFinished(job.pages);
       this.options.index.pageImagesSettled(job.contentHash);
     }
     this.drawingQueue.clear();
@@ -432,7 +432,6 @@ export class IngestionQueue {
     const { index, images, pool, passwords } = this.options;
     const controller = new AbortController();
     this.drawing.set(job.contentHash, controller);
-    let drawnPages = 0;
     try {
       const owner = this.imageOwner(job.contentHash);
       if (!owner) return;
@@ -452,7 +451,6 @@ export class IngestionQueue {
         return;
       }
       await index.setPageImages(job.contentHash, drawn.images);
-      drawnPages = drawn.images.length;
       await this.noteDrawingProblem(job.contentHash, drawn.problem);
       this.options.onIndexed?.();
     } catch (error) {
@@ -464,7 +462,7 @@ export class IngestionQueue {
     } finally {
       this.drawing.delete(job.contentHash);
       if (!this.drawingQueue.has(job.contentHash)) this.options.index.pageImagesSettled(job.contentHash);
-      this.meter.drawingFinished(job.pages, drawnPages);
+      this.meter.drawingFinished(job.pages);
       this.emitProgress();
       this.pump();
     }

@@ -2,8 +2,8 @@ import type { IndexProgress } from '../../shared/domain/library';
 
 /**
  * Counts files and pages through one busy period of the queue (from the first job after idle to the
- * last), and estimates the rate from pages finished while not paused. Drawing a file's page images
- * after its text adds pages of work but no file.
+ * last), and estimates the rate from pages finished while not paused. Page images, drawn after the
+ * text, are counted apart as pages still to draw; they do not move the text's rate or ETA.
  */
 export class ProgressMeter {
   private filesDone = 0;
@@ -11,6 +11,7 @@ export class ProgressMeter {
   private pagesDone = 0;
   private pagesTotal = 0;
   private drawingsOpen = 0;
+  private pagesToDraw = 0;
   private activeMs = 0;
   private activeSince: number | null = null;
 
@@ -27,30 +28,27 @@ export class ProgressMeter {
     this.filesDone++;
     this.pagesDone += actualPages;
     this.pagesTotal += actualPages - estimatedPages;
-    if (this.allDone()) this.pause();
+    if (this.filesDone === this.filesTotal) this.pause();
   }
 
   /** A queued file that went away before it was read. */
   dropped(estimatedPages: number): void {
     this.filesTotal--;
     this.pagesTotal -= estimatedPages;
-    if (this.allDone()) this.pause();
+    if (this.filesDone === this.filesTotal) this.pause();
   }
 
   /** A file's page images, to be drawn after its text. */
   drawingAdded(pages: number): void {
     if (this.allDone()) this.reset();
     this.drawingsOpen++;
-    this.pagesTotal += pages;
-    this.activeSince ??= this.now();
+    this.pagesToDraw += pages;
   }
 
-  /** Page images drawn, or given up (`drawnPages` 0). */
-  drawingFinished(estimatedPages: number, drawnPages: number): void {
+  /** A file's page images drawn, or given up. */
+  drawingFinished(pages: number): void {
     this.drawingsOpen--;
-    this.pagesDone += drawnPages;
-    this.pagesTotal += drawnPages - estimatedPages;
-    if (this.allDone()) this.pause();
+    this.pagesToDraw = Math.max(0, this.pagesToDraw - pages);
   }
 
   pause(): void {
@@ -59,7 +57,7 @@ export class ProgressMeter {
   }
 
   resume(): void {
-    if (!this.allDone()) this.activeSince ??= this.now();
+    if (this.filesDone < this.filesTotal) this.activeSince ??= this.now();
   }
 
   snapshot(paused: boolean, currentPath: string | null): IndexProgress {
@@ -73,6 +71,7 @@ export class ProgressMeter {
       pagesTotal: Math.max(this.pagesTotal, this.pagesDone),
       pagesPerSecond,
       etaSeconds: pagesLeft === 0 ? 0 : pagesPerSecond > 0 ? pagesLeft / pagesPerSecond : null,
+      pagesToDraw: this.pagesToDraw,
       paused,
       currentPath,
     };
@@ -83,7 +82,8 @@ export class ProgressMeter {
   }
 
   private reset(): void {
-    this.filesDone = this.filesTotal = this.pagesDone = this.pagesTotal = this.drawingsOpen = 0;
+    this.filesDone = this.filesTotal = this.pagesDone = this.pagesTotal = 0;
+    this.drawingsOpen = this.pagesToDraw = 0;
     this.activeMs = 0;
     this.activeSince = null;
   }

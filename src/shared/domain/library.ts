@@ -56,6 +56,8 @@ export const IndexProgress = z.object({
   pagesTotal: z.number().int().nonnegative(),
   pagesPerSecond: z.number().nonnegative(),
   etaSeconds: z.number().nonnegative().nullable(),
+  /** Pages of indexed files whose images are still to be drawn (after every file's text). */
+  pagesToDraw: z.number().int().nonnegative(),
   paused: z.boolean(),
   currentPath: z.string().nullable(),
 });

@@ -13,13 +13,20 @@ export function IndexingProgress({ progress }: { progress: IndexProgress }) {
   const resumeAction = useAction(resume);
   const cancelAction = useAction(useLibraryStore((state) => state.cancel));
   const view = describeProgress(progress);
-  const title = view.paused ? 'Indexing paused' : view.finished ? 'Everything is indexed' : 'Indexing';
+  const drawingOnly = view.finished && view.drawing !== null;
+  const title = view.paused
+    ? 'Indexing paused'
+    : drawingOnly
+      ? 'Everything is searchable'
+      : view.finished
+        ? 'Everything is indexed'
+        : 'Indexing';
 
   return (
     <section className="indexing" aria-label="Indexing progress" data-testid="indexing">
       <div className="indexing__head">
         <h3 className="indexing__title">{title}</h3>
-        {!view.finished && (
+        {(!view.finished || drawingOnly) && (
           <div className="button-row">
             {view.paused ? (
               <button
@@ -62,11 +69,13 @@ export function IndexingProgress({ progress }: { progress: IndexProgress }) {
         tone={view.paused ? 'muted' : 'accent'}
       />
       <p className="indexing__numbers small" data-testid="progress-text">
-        {[view.files, view.pages, view.rate, view.eta].filter((part) => part !== null).join(' · ')}
+        {[view.files, view.pages, view.rate, view.eta, view.drawing]
+          .filter((part) => part !== null)
+          .join(' · ')}
       </p>
-      {progress.currentPath && !view.finished && !view.paused && (
+      {progress.currentPath && (!view.finished || drawingOnly) && !view.paused && (
         <p className="indexing__current muted small" title={progress.currentPath}>
-          Reading {fileName(progress.currentPath)}
+          {drawingOnly ? 'Drawing' : 'Reading'} {fileName(progress.currentPath)}
         </p>
       )}
       <ErrorMessage error={pauseAction.error ?? resumeAction.error ?? cancelAction.error} />

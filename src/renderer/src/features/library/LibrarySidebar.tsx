@@ -34,7 +34,9 @@ export function LibrarySidebar() {
           </div>
         )}
         <ErrorMessage error={loadError} />
-        {progress && progress.filesTotal > 0 && <IndexingProgress progress={progress} />}
+        {progress && (progress.filesTotal > 0 || progress.pagesToDraw > 0) && (
+          <IndexingProgress progress={progress} />
+        )}
         {snapshot === null && !loadError && <p className="muted small">Loading library…</p>}
         {snapshot && snapshot.roots.length > 0 && <FolderList snapshot={snapshot} />}
       </DropZone>

@@ -42,6 +42,8 @@ export interface ProgressView {
   pages: string | null;
   rate: string | null;
   eta: string | null;
+  /** Page images still to draw once the text is in; null when none are left. */
+  drawing: string | null;
   finished: boolean;
   paused: boolean;
 }
@@ -58,6 +60,7 @@ export function describeProgress(progress: IndexProgress): ProgressView {
     pages: byPages ? `${progress.pagesDone} of ${plural(progress.pagesTotal, 'page')}` : null,
     rate: working && progress.pagesPerSecond > 0 ? formatRate(progress.pagesPerSecond, 'pages') : null,
     eta: working ? formatEta(progress.etaSeconds) : null,
+    drawing: progress.pagesToDraw > 0 ? `${plural(progress.pagesToDraw, 'page')} left to draw` : null,
     finished,
     paused: progress.paused,
   };
