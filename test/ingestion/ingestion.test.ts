@@ -246,6 +246,7 @@ describe('ingestion', () => {
       const documents = library.snapshot().documents;
       return documents.length === 2 && documents.every((d) => d.state === 'indexed');
     });
+    await waitUntil(() => statesAtFirstDrawing.length > 0);
     expect(statesAtFirstDrawing).toEqual(['indexed', 'indexed']);
     // Progress counts the text as done and every page as still to draw.
     await waitUntil(() => queue.progress().pagesToDraw === 14 + 4);
