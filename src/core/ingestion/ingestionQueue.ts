@@ -471,10 +471,15 @@ export class IngestionQueue {
   /** Shows why page images are missing on every indexed file with this content (or clears it). */
   private async noteDrawingProblem(contentHash: string, problem: string | null): Promise<void> {
     const { index, library } = this.options;
-    for (const doc of index.listDocuments()) {
-      if (doc.contentHash !== contentHash || doc.state !== 'indexed' || doc.error === problem) continue;
-      await index.setDocumentState(doc.id, 'indexed', problem);
-      library.updateDocument(doc.id, { error: problem });
+    try {
+      for (const doc of index.listDocuments()) {
+        if (doc.contentHash !== contentHash || doc.state !== 'indexed' || doc.error === problem) continue;
+        await index.setDocumentState(doc.id, 'indexed', problem);
+        library.updateDocument(doc.id, { error: problem });
+      }
+    } catch (error) {
+      // The index is closing or unwritable; the images are looked for again at the next start.
+      console.error('quire: could not record why page images are missing', error);
     }
   }
 
