@@ -76,6 +76,17 @@ async function openPipeline(
   return { library, index, queue, reads, images, settle };
 }
 
+/** A fresh data folder and a library folder holding copies of corpus files (name: corpus path). */
+async function folderWith(files: Record<string, string>) {
+  const data = await tempDir();
+  const folder = await tempDir();
+  cleanups.push(data.cleanup, folder.cleanup);
+  for (const [name, source] of Object.entries(files)) {
+    await copyFile(join(corpusDir, source), join(folder.path, name));
+  }
+  return { data, folder };
+}
+
 async function waitUntil(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
@@ -94,11 +105,10 @@ async function imageDirs(dataDir: string): Promise<string[]> {
 
 describe('ingestion', () => {
   it('indexes text and images, then follows a rename, a change and a delete', async () => {
-    const data = await tempDir();
-    const folder = await tempDir();
-    cleanups.push(data.cleanup, folder.cleanup);
-    await copyFile(join(corpusDir, 'pdfjs/tracemonkey.pdf'), join(folder.path, 'paper.pdf'));
-    await copyFile(join(corpusDir, 'docling/pdf__normal_4pages.pdf'), join(folder.path, 'four.pdf'));
+    const { data, folder } = await folderWith({
+      'paper.pdf': 'pdfjs/tracemonkey.pdf',
+      'four.pdf': 'docling/pdf__normal_4pages.pdf',
+    });
     const { library, index, reads } = await openPipeline(data.path, folder.path);
 
     const states = () =>
@@ -139,11 +149,10 @@ describe('ingestion', () => {
   }, 120_000);
 
   it('puts encrypted PDFs in needsPassword and unlocks them with the right password only', async () => {
-    const data = await tempDir();
-    const folder = await tempDir();
-    cleanups.push(data.cleanup, folder.cleanup);
-    await copyFile(join(corpusDir, 'odd/pdfjs/issue6010_1.pdf'), join(folder.path, 'locked.pdf'));
-    await copyFile(join(corpusDir, 'odd/pdfjs/bug1020226.pdf'), join(folder.path, 'broken.pdf'));
+    const { data, folder } = await folderWith({
+      'locked.pdf': 'odd/pdfjs/issue6010_1.pdf',
+      'broken.pdf': 'odd/pdfjs/bug1020226.pdf',
+    });
     const { library, queue } = await openPipeline(data.path, folder.path, false);
     const doc = (name: string) => library.snapshot().documents.find((d) => d.relativePath === name)!;
     expect(doc('locked.pdf').state).toBe('needsPassword');
@@ -162,10 +171,7 @@ describe('ingestion', () => {
   }, 60_000);
 
   it('resumes after a restart without reading indexed files again', async () => {
-    const data = await tempDir();
-    const folder = await tempDir();
-    cleanups.push(data.cleanup, folder.cleanup);
-    await copyFile(join(corpusDir, 'docling/pdf__normal_4pages.pdf'), join(folder.path, 'four.pdf'));
+    const { data, folder } = await folderWith({ 'four.pdf': 'docling/pdf__normal_4pages.pdf' });
     const first = await openPipeline(data.path, folder.path, false);
     expect(first.reads).toHaveLength(1);
     for (const cleanup of cleanups.splice(0, 1)) await cleanup();
@@ -176,10 +182,7 @@ describe('ingestion', () => {
   }, 60_000);
 
   it('keeps the text and the pages drawn so far when drawing the rest fails', async () => {
-    const data = await tempDir();
-    const folder = await tempDir();
-    cleanups.push(data.cleanup, folder.cleanup);
-    await copyFile(join(corpusDir, 'docling/pdf__normal_4pages.pdf'), join(folder.path, 'four.pdf'));
+    const { data, folder } = await folderWith({ 'four.pdf': 'docling/pdf__normal_4pages.pdf' });
     // Pages 1 and 2 are drawn, then drawing stops at its time limit.
     const { library, index } = await openPipeline(
       data.path,
@@ -203,10 +206,7 @@ describe('ingestion', () => {
   }, 60_000);
 
   it('keeps the text searchable when page images cannot be saved, and says why', async () => {
-    const data = await tempDir();
-    const folder = await tempDir();
-    cleanups.push(data.cleanup, folder.cleanup);
-    await copyFile(join(corpusDir, 'docling/pdf__normal_4pages.pdf'), join(folder.path, 'four.pdf'));
+    const { data, folder } = await folderWith({ 'four.pdf': 'docling/pdf__normal_4pages.pdf' });
     const { library, index } = await openPipeline(data.path, folder.path, false, async () => {
       throw new QuireError('disk_full', 'The disk is full: page images cannot be saved.');
     });
@@ -219,11 +219,10 @@ describe('ingestion', () => {
   }, 60_000);
 
   it('makes every file’s text searchable before drawing page images, then attaches them', async () => {
-    const data = await tempDir();
-    const folder = await tempDir();
-    cleanups.push(data.cleanup, folder.cleanup);
-    await copyFile(join(corpusDir, 'pdfjs/tracemonkey.pdf'), join(folder.path, 'paper.pdf'));
-    await copyFile(join(corpusDir, 'docling/pdf__normal_4pages.pdf'), join(folder.path, 'four.pdf'));
+    const { data, folder } = await folderWith({
+      'paper.pdf': 'pdfjs/tracemonkey.pdf',
+      'four.pdf': 'docling/pdf__normal_4pages.pdf',
+    });
     const gate = held();
     const statesAtFirstDrawing: string[] = [];
     const { library, index, queue, settle } = await openPipeline(
@@ -269,10 +268,7 @@ describe('ingestion', () => {
   }, 60_000);
 
   it('draws the page images a stopped run left undrawn, without reading the text again', async () => {
-    const data = await tempDir();
-    const folder = await tempDir();
-    cleanups.push(data.cleanup, folder.cleanup);
-    await copyFile(join(corpusDir, 'docling/pdf__normal_4pages.pdf'), join(folder.path, 'four.pdf'));
+    const { data, folder } = await folderWith({ 'four.pdf': 'docling/pdf__normal_4pages.pdf' });
     const never = held();
     const first = await openPipeline(
       data.path,
