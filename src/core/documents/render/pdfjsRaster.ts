@@ -28,12 +28,25 @@ export async function drawPageWithPdfjs(page: PDFPageProxy, longEdge: number): P
   thumbnailContext.imageSmoothingQuality = 'high';
   thumbnailContext.drawImage(canvas, 0, 0, sizes.thumbnail.width, sizes.thumbnail.height);
   return {
-    full: { pixels: canvas.data(), channels: 4, width: sizes.full.width, height: sizes.full.height },
+    full: {
+      pixels: ownedCopy(canvas.data()),
+      channels: 4,
+      width: sizes.full.width,
+      height: sizes.full.height,
+    },
     thumbnail: {
-      pixels: thumbnail.data(),
+      pixels: ownedCopy(thumbnail.data()),
       channels: 4,
       width: sizes.thumbnail.width,
       height: sizes.thumbnail.height,
     },
   };
+}
+
+/**
+ * `data()` is a view of the canvas's own memory, which goes when the canvas is collected; the
+ * pixels are encoded on other threads while the next page draws, so they get their own copy.
+ */
+function ownedCopy(view: Uint8Array): Uint8Array {
+  return new Uint8Array(view);
 }
