@@ -761,6 +761,10 @@ export class IndexStore {
     await this.db.createEmptyTable(ref.table, schema);
   }
 
+  private async allTables(): Promise<Table[]> {
+    return [this.metaTable, this.documents, this.chunks, this.pages, ...(await this.vectorTables())];
+  }
+
   private async vectorTables(kinds: readonly VectorKind[] = ['text', 'page']): Promise<Table[]> {
     const refs = kinds.flatMap((kind) => [this.meta[kind].active, this.meta[kind].pending]);
     const names = new Set(await this.db.tableNames());
@@ -1090,13 +1094,7 @@ export class IndexStore {
       await this.ensureVectorIndex();
       const cleanupOlderThan = options.cleanupOlderThan ?? new Date(Date.now() - 60_000);
       const result: OptimizeResult = { versionsRemoved: 0, bytesRemoved: 0 };
-      for (const table of [
-        this.metaTable,
-        this.documents,
-        this.chunks,
-        this.pages,
-        ...(await this.vectorTables()),
-      ]) {
+      for (const table of await this.allTables()) {
         const stats = await table.optimize({ cleanupOlderThan, deleteUnverified: true });
         result.versionsRemoved += stats.prune.oldVersionsRemoved;
         result.bytesRemoved += stats.prune.bytesRemoved;
@@ -1110,13 +1108,7 @@ export class IndexStore {
   async versionCounts(): Promise<Record<string, number>> {
     this.assertOpen();
     const counts: Record<string, number> = {};
-    for (const table of [
-      this.metaTable,
-      this.documents,
-      this.chunks,
-      this.pages,
-      ...(await this.vectorTables()),
-    ]) {
+    for (const table of await this.allTables()) {
       counts[table.name] = (await table.listVersions()).length;
     }
     return counts;

@@ -377,7 +377,8 @@ export class IngestionQueue {
       indexedAt: Date.now(),
     };
     const sameContent = index.indexedWithContent(contentHash);
-    if (sameContent && (await index.hasContent(contentHash))) {
+    const reused = sameContent !== null && (await index.hasContent(contentHash));
+    if (sameContent && reused) {
       // Moved, renamed or copied: the content is already indexed.
       record.pages = sameContent.pages;
       record.title = sameContent.title;
@@ -403,10 +404,11 @@ export class IngestionQueue {
       pages: record.pages,
       contentHash,
     });
+    // Content just read has no images yet; reused content may have them already.
     if (
       this.options.renderImages !== false &&
       doc.kind === 'pdf' &&
-      (await index.pagesWithoutImages(contentHash)) > 0
+      (reused ? await index.pagesWithoutImages(contentHash) : (record.pages ?? 0)) > 0
     ) {
       this.queueDrawing(contentHash, record.pages ?? 0);
     }

@@ -1,5 +1,5 @@
 import type { TextLine, LineCell } from './lines';
-import type { BlockKind, LayoutBlock } from './model';
+import { sizeCarryingMostText, type BlockKind, type LayoutBlock } from './model';
 
 // A line at least this much larger than the body text, and short, is a heading.
 const HEADING_SIZE_RATIO = 1.15;
@@ -19,17 +19,7 @@ const LIST_MARKER = /^\s*(?:[•●○◦▪■□‣∙·\-–—*]|\(?\d{1,3}[
 
 /** The body text size of a set of lines: the size carrying the most letters. */
 export function bodyFontSize(lines: readonly TextLine[]): number {
-  const weights = new Map<number, number>();
-  for (const line of lines) weights.set(line.fontSize, (weights.get(line.fontSize) ?? 0) + line.text.length);
-  let best = 0;
-  let bestWeight = -1;
-  for (const [size, weight] of weights) {
-    if (weight > bestWeight) {
-      best = size;
-      bestWeight = weight;
-    }
-  }
-  return best;
+  return sizeCarryingMostText(lines, 0);
 }
 
 /**

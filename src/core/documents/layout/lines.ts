@@ -1,6 +1,6 @@
 import type { BoundingBox } from '../../../shared/domain/search';
 import type { TextRun } from '../pdf/textRuns';
-import { unionBox } from './model';
+import { sizeCarryingMostText, unionBox } from './model';
 
 /** A run of text between wide gaps on a line: a table cell, or a whole line of prose. */
 export interface LineCell {
@@ -92,20 +92,7 @@ function buildLine(runs: TextRun[]): TextLine {
   return { text, box: unionBox(cells.map((cell) => cell.box)), cells, fontSize, rtl };
 }
 
-/** The font size carrying most of the line's letters. */
+/** The font size carrying most of the line's letters, to the half point. */
 function dominantFontSize(runs: readonly TextRun[]): number {
-  const weights = new Map<number, number>();
-  for (const run of runs) {
-    const size = Math.round(run.fontSize * 2) / 2;
-    weights.set(size, (weights.get(size) ?? 0) + run.text.length);
-  }
-  let best = runs[0]?.fontSize ?? 0;
-  let bestWeight = -1;
-  for (const [size, weight] of weights) {
-    if (weight > bestWeight) {
-      best = size;
-      bestWeight = weight;
-    }
-  }
-  return best;
+  return sizeCarryingMostText(runs, runs[0]?.fontSize ?? 0, (size) => Math.round(size * 2) / 2);
 }

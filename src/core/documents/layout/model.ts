@@ -45,3 +45,28 @@ export function countWords(text: string): number {
   const matches = text.match(/\S+/g);
   return matches ? matches.length : 0;
 }
+
+/**
+ * The font size that carries the most letters among `texts`, sizes rounded by `round`; `fallback`
+ * when there are none.
+ */
+export function sizeCarryingMostText(
+  texts: Iterable<{ fontSize: number; text: string }>,
+  fallback: number,
+  round: (size: number) => number = (size) => size,
+): number {
+  const weights = new Map<number, number>();
+  for (const { fontSize, text } of texts) {
+    const size = round(fontSize);
+    weights.set(size, (weights.get(size) ?? 0) + text.length);
+  }
+  let best = fallback;
+  let bestWeight = -1;
+  for (const [size, weight] of weights) {
+    if (weight > bestWeight) {
+      best = size;
+      bestWeight = weight;
+    }
+  }
+  return best;
+}
