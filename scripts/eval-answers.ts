@@ -122,8 +122,10 @@ export function answerMatches(prediction: string, gold: string): boolean {
 
 export function scoreQuestion(item: QaItem, outcome: RunOutcome, seconds: number): QuestionResult {
   const answer = outcome.answer ?? '';
+  const shown = outcome.status === 'answered' || outcome.status === 'unverified';
   const declined =
-    outcome.status === 'answered' && (disclosesInsufficiency(answer) || /\bnot answerable\b/i.test(answer));
+    outcome.status === 'declined' ||
+    (shown && (disclosesInsufficiency(answer) || /\bnot answerable\b/i.test(answer)));
   const cited = new Set(
     outcome.citations.filter((c) => basename(c.path) === basename(item.doc)).map((c) => c.page),
   );
@@ -136,7 +138,7 @@ export function scoreQuestion(item: QaItem, outcome: RunOutcome, seconds: number
     source: item.source,
     answerable: item.answerable,
     status: outcome.status,
-    correct: item.answerable ? outcome.status === 'answered' && answerMatches(answer, item.answer) : declined,
+    correct: item.answerable ? shown && answerMatches(answer, item.answer) : declined,
     declined,
     pageRecall,
     toolCalls: outcome.events.filter((e) => e.type === 'decision' && e.tool !== 'answer').length,
@@ -161,7 +163,8 @@ export function summarize(results: QuestionResult[], label: string): Record<stri
     falselyDeclined: mean(answerable.map((r) => Number(r.declined))),
     meanToolCalls: mean(results.map((r) => r.toolCalls)),
     meanSeconds: mean(results.map((r) => r.seconds)),
-    failed: results.filter((r) => r.status !== 'answered').length,
+    verified: mean(answerable.map((r) => Number(r.status === 'answered'))),
+    failed: results.filter((r) => r.status === 'failed' || r.status === 'cancelled').length,
   };
 }
 

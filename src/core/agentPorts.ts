@@ -3,6 +3,8 @@ import { QuireError } from '../shared/errors';
 import type { AgentPorts } from './agent/ports';
 import type { Core } from './createCore';
 import type { ModelRoles } from './models/types';
+import { searchChunks } from './search/chunkSearch';
+import { chunkSearchDeps } from './search/coreSearch';
 
 /** The agent's view of core: search, open and read pages, list the library, reach the models. */
 export function createAgentPorts(core: Core, models: Pick<ModelRoles, 'chatModel'>): AgentPorts {
@@ -12,8 +14,13 @@ export function createAgentPorts(core: Core, models: Pick<ModelRoles, 'chatModel
       throw error;
     });
   return {
-    searchChunks: (query, options) =>
-      core.index.searchChunks(query, { k: options.k, ...(options.mode ? { mode: options.mode } : {}) }),
+    searchChunks: async (query, options) =>
+      (
+        await searchChunks(chunkSearchDeps(core), query, {
+          k: options.k,
+          ...(options.mode ? { mode: options.mode } : {}),
+        })
+      ).hits,
     searchPages: (query, options) => core.index.searchPages(query, { k: options.k }),
     openChunk: (chunkId) => notFoundIsNull(core.index.getChunk(chunkId)),
     openPage: (documentId, page) => notFoundIsNull(core.index.getPage(documentId, page)),

@@ -12,6 +12,7 @@ import { modelsCommand } from './cli/modelCommands';
 import { reportFailure } from './cli/output';
 import { serveCommand } from './cli/serveCommand';
 import { defaultDataDir } from './common/dataDir';
+import { modelLaunchOptions } from './models/launchOptions';
 
 const usage = `Usage: quire <command> [options]
 
@@ -24,12 +25,17 @@ Commands:
   search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages]
   ask "<question>" [--model PATH.gguf] ask the library; cites pages
   models status [--model PATH.gguf]  each model role, servers found, the memory budget
+  models recommend [--json]          the model set proposed for this machine
+  models setup [--yes]               download the proposed set (or pull it with Ollama)
 
 Options:
   --data-dir DIR   where Quire keeps its data (default: ${defaultDataDir()})
   --model PATH     a local GGUF for every text role (or QUIRE_MODEL)
   --server URL     a model server to use besides the ones found on this machine (or QUIRE_SERVERS)
   --json           machine-readable output
+  --yes            do not ask before downloading
+
+Exit codes of ask: 0 answered (checked, with citations), 2 declined or not verified, 1 failed.
 `;
 
 async function main(argv: string[]): Promise<void> {
@@ -47,6 +53,7 @@ async function main(argv: string[]): Promise<void> {
       'no-images': { type: 'boolean', default: false },
       model: { type: 'string' },
       server: { type: 'string', multiple: true },
+      yes: { type: 'boolean', short: 'y', default: false },
     },
   });
   const [command, ...rest] = positionals;
@@ -56,35 +63,32 @@ async function main(argv: string[]): Promise<void> {
   }
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
   const json = values.json ?? false;
-  const modelPath = values.model ?? process.env.QUIRE_MODEL ?? null;
-  const servers = [
-    ...(values.server ?? []),
-    ...(process.env.QUIRE_SERVERS?.split(',').filter(Boolean) ?? []),
-  ];
+  const launch = modelLaunchOptions({ model: values.model, server: values.server });
+  const { modelPath, servers } = launch;
   switch (command) {
     case 'serve': {
       const port = Number(values.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) {
         throw new QuireError('invalid_input', `--port must be a port number, not "${values.port}".`);
       }
-      await serveCommand({ dataDir, port, host: values.host ?? '127.0.0.1', servers });
+      await serveCommand({ dataDir, port, host: values.host ?? '127.0.0.1', ...launch });
       return;
     }
     case 'index':
-      await indexCommand(rest[0], { dataDir, json, images: !values['no-images'] });
+      await indexCommand(rest[0], { dataDir, json, images: !values['no-images'], modelPath, servers });
       return;
     case 'search': {
       const k = Number(values.k);
       if (!Number.isInteger(k) || k < 1 || k > 100)
         throw new QuireError('invalid_input', '--k must be between 1 and 100.');
-      await searchCommand(rest[0], { dataDir, json, k, mode: values.mode });
+      await searchCommand(rest[0], { dataDir, json, k, mode: values.mode, modelPath, servers });
       return;
     }
     case 'ask':
-      await askCommand(rest[0], { dataDir, json, modelPath, servers });
+      await askCommand(rest[0], { dataDir, json, ...launch });
       return;
     case 'models':
-      await modelsCommand(rest, { dataDir, json, modelPath, servers });
+      await modelsCommand(rest, { dataDir, json, yes: values.yes ?? false, ...launch });
       return;
     case 'library':
       await libraryCommand(rest, { dataDir, json });

@@ -24,7 +24,10 @@ import { MemoryBudgetService } from './memory/memoryBudgetService';
 import { localCandidates, userCandidates } from './models/detection/detectServers';
 import { describeGguf } from './models/llama/describeGguf';
 import { createLlamaProvider } from './models/llama/llamaProvider';
-import { ModelService, type LocalModel } from './models/modelService';
+import { ModelService, type InProcessModel } from './models/modelService';
+import { readMachineFacts } from './models/setup/machineFacts';
+import { SetupService } from './models/setup/setupService';
+import { ServerMemoryTracker } from './memory/serverMemory';
 import { ModelSettingsStore } from './models/modelSettingsStore';
 
 export interface CoreConfig {
@@ -58,6 +61,10 @@ export interface CoreConfig {
   modelThreads?: number;
   /** Embed indexed content in the background whenever an embedder is available. */
   embedInBackground?: boolean;
+  /** Let searches use the vectors already in the index without embedding more (one-shot commands). */
+  attachEmbeddings?: boolean;
+  /** Where catalogue models are downloaded from: Hugging Face, or a mirror (HF_ENDPOINT). */
+  hubEndpoint?: string;
   agentLimits?: Partial<AgentLimits>;
 }
 
@@ -77,7 +84,10 @@ export interface Core {
   readonly memory: MemoryBudgetService;
   readonly models: ModelService;
   readonly modelSettings: ModelSettingsStore;
+  readonly setup: SetupService;
   readonly agent: AgentService;
+  /** Vectors for indexed content: attached to searches, filled in the background or on demand. Open after `start()`. */
+  readonly embedding: BackgroundEmbedding;
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -92,7 +102,7 @@ export function createCore(config: CoreConfig): Core {
   const localProviders: Array<{ dispose(): Promise<void> }> = [];
   let stopWatchingMemory: (() => void) | undefined;
   memory.onChange((budget) => events.emit('memory.onBudget', budget));
-  const createLocalModel = async (path: string): Promise<LocalModel> => {
+  const createLocalModel = async (path: string): Promise<InProcessModel> => {
     const contextSize = await planLocalModel(memory, path);
     const provider = await createLlamaProvider({
       modelPath: path,
@@ -104,26 +114,9 @@ export function createCore(config: CoreConfig): Core {
     localProviders.push(provider);
     memory.setEntry(provider.memoryEntry());
     provider.onLoadedChange(() => memory.setEntry(provider.memoryEntry()));
-    return { chat: provider, embedder: provider };
+    return { chat: provider, embedder: provider, dispose: () => provider.dispose() };
   };
   const modelSettings = new ModelSettingsStore(config.dataDir, () => models.refresh());
-  /** What Ollama holds in memory counts against the same budget as Quire's own models. */
-  const trackServerMemory = async () => {
-    const loaded = await Promise.resolve()
-      .then(() => models.loadedServerModels())
-      .catch(() => []);
-    memory.replaceExternalEntries(
-      loaded.map((model) => ({
-        id: `ollama:${model.endpoint}:${model.name}`,
-        label: `${model.name} (Ollama)`,
-        roles: [],
-        loaded: true,
-        weightsBytes: model.sizeBytes,
-        kvCacheBytes: 0,
-        external: true,
-      })),
-    );
-  };
   const models: ModelService = new ModelService({
     dataDir: config.dataDir,
     memory: () => memory.budget,
@@ -136,11 +129,20 @@ export function createCore(config: CoreConfig): Core {
         [...new Set([...(config.servers ?? []), ...modelSettings.current.servers])].map((url) => ({ url })),
       ),
     ],
+    hubEndpoint: config.hubEndpoint,
     onStatus: (status) => {
       events.emit('models.onStatus', status);
-      void trackServerMemory();
+      void serverMemory.update();
     },
     onDownload: (progress) => events.emit('models.onDownload', progress),
+  });
+  /** What model servers hold in memory counts against the same budget as Quire's own models. */
+  const serverMemory = new ServerMemoryTracker(models, memory);
+  const setup = new SetupService({
+    models,
+    settings: modelSettings,
+    machine: () => readMachineFacts(models.modelsDir),
+    hubEndpoint: config.hubEndpoint,
   });
 
   let index: IndexStore | undefined;
@@ -166,6 +168,10 @@ export function createCore(config: CoreConfig): Core {
     get agent() {
       return opened(agent, 'agent');
     },
+    get embedding() {
+      return opened(embedding, 'embedding');
+    },
+    setup,
     pageImages,
     memory,
     models,
@@ -202,22 +208,29 @@ export function createCore(config: CoreConfig): Core {
       agent.onEvent((event) => events.emit('chat.onEvent', event));
       await memory.refresh();
       await modelSettings.load();
-      if (config.watch) stopWatchingMemory = memory.watch();
+      if (config.watch) {
+        stopWatchingMemory = memory.watch();
+        serverMemory.watch();
+      }
       if (config.findModels ?? true) await models.start();
+      const background = new BackgroundEmbedding(index, models);
+      embedding = background;
       if (config.embedInBackground ?? config.watch ?? false) {
-        const background = new BackgroundEmbedding(index, models);
-        embedding = background;
         ingestion.events.on('idle', () => background.request());
         events.on('models.onStatus', () => background.request());
         background.request();
+      } else if (config.attachEmbeddings) {
+        // One-shot commands search with the vectors already there, and never start a long pass.
+        await background.attach().catch(() => undefined);
       }
       if (config.ingest ?? true) ingestion.start();
     },
     async close() {
       await agent?.close();
       await embedding?.close();
-      models.stop();
       stopWatchingMemory?.();
+      await serverMemory.dispose();
+      await models.dispose();
       await Promise.allSettled(localProviders.map((provider) => provider.dispose()));
       await ingestion?.close();
       await pool?.close();

@@ -5,6 +5,7 @@
 import type { BrowserWindow } from 'electron';
 import { app } from 'electron';
 import { createCore, type Core } from '../core/createCore';
+import { modelLaunchOptions } from '../core/models/launchOptions';
 import { registerIpc } from './ipc/registerIpc';
 import { createSafeStorageSecrets } from './secretStore';
 import { hardenSession } from './security';
@@ -16,7 +17,13 @@ let window: BrowserWindow | undefined;
 async function start(): Promise<void> {
   hardenSession();
   const dataDir = app.getPath('userData');
-  core = createCore({ dataDir, watch: true, secrets: createSafeStorageSecrets(dataDir) });
+  core = createCore({
+    dataDir,
+    watch: true,
+    secrets: createSafeStorageSecrets(dataDir),
+    // QUIRE_MODEL and QUIRE_SERVERS mean the same here as for `quire serve` and the CLI.
+    ...modelLaunchOptions({}, process.env),
+  });
   window = createMainWindow();
   const unregister = registerIpc(core, window, isTrustedUrl);
   window.on('closed', () => {

@@ -214,7 +214,8 @@ describe('runAgent', () => {
     expect(decisions.filter((d) => d.source === 'forced')).toHaveLength(3);
     expect(models.answer!.requests).toHaveLength(3);
     expect(run.of('reprompt').map((r) => r.remaining)).toEqual([1, 0]);
-    expect(run.outcome.status).toBe('answered');
+    // The last draft still failed the check: shown, but never as answered.
+    expect(run.outcome.status).toBe('unverified');
     expect(run.outcome.insufficiencies[0]).toBe('The step limit (4) was reached.');
     expect(run.outcome.insufficiencies.join(' ')).toContain('Only 0 source(s) were opened');
     expect(run.of('final')[0]!.insufficiencies).toEqual(run.outcome.insufficiencies);

@@ -105,7 +105,9 @@ describe('agent with the tiny GGUF', () => {
     for (const event of outcome.events)
       expect(() => AgentEvent.parse(event), JSON.stringify(event)).not.toThrow();
     expect(outcome.events.at(-1)).toMatchObject({ type: 'complete' });
-    expect(['answered', 'failed']).toContain(outcome.status);
+    expect(['answered', 'unverified', 'declined', 'failed']).toContain(outcome.status);
+    // Random weights cannot write a checked answer that cites a page.
+    if (outcome.status === 'answered') expect(outcome.citations.length).toBeGreaterThan(0);
 
     const decisions = calls.filter((c) => c.request.jsonSchema);
     expect(decisions.length).toBeGreaterThan(0);
@@ -122,7 +124,7 @@ describe('agent with the tiny GGUF', () => {
     // Drafts within the reprompt budget, plus at most one summary per tool call.
     const otherCalls = calls.filter((c) => !c.request.jsonSchema);
     expect(otherCalls.length).toBeLessThanOrEqual(limits.maxReprompts + 1 + limits.maxToolCalls);
-    if (outcome.status === 'answered') {
+    if (outcome.status !== 'failed') {
       expect(outcome.events.filter((e) => e.type === 'final')).toHaveLength(1);
       // Whatever the noise said, every citation left points at retrieved material.
       for (const citation of outcome.citations) expect(citation.documentId).toMatch(/^doc-/);

@@ -66,6 +66,8 @@ test('a question asked in the UI streams its steps and answer, and its citation 
   await expect(page.getByTestId('answer').last()).toContainText('trace-based just-in-time compilation', {
     timeout: 60_000,
   });
+  // The answer passed the check and cites a page: the UI says it is verified.
+  await expect(page.getByTestId('answer-status').last()).toHaveText('Verified', { timeout: 30_000 });
   await page.getByTestId('show-steps').last().click();
   const steps = page.getByTestId('trace-step');
   await expect(steps.filter({ hasText: 'text_search' }).first()).toBeVisible();

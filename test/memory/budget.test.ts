@@ -9,19 +9,81 @@ import {
 } from '../../src/core/memory/machineMemory';
 import { MemoryBudgetService } from '../../src/core/memory/memoryBudgetService';
 import { planFit, type FitMachine, type ModelLoadRequest } from '../../src/core/memory/planFit';
-import {
-  CATALOGUE,
-  ramTierFor,
-  recommendedModel,
-  toLoadRequest,
-} from '../../src/core/models/llama/catalogue';
+import { CATALOGUE, memoryBytes } from '../../src/core/models/catalogue/catalogue';
+import { modelBudgetBytes, pickModel } from '../../src/core/models/catalogue/recommend';
 
 const GiB = 1024 ** 3;
+const GB = 1e9;
+const kv = (layers: number, kvHeads: number) => 2 * layers * kvHeads * 128 * 2;
+
+/** Load requests shaped like real Qwen3 GGUFs (weights, KV per token, lighter quants): planner fixtures. */
+const FIXTURES: ModelLoadRequest[] = [
+  {
+    id: 'qwen3-4b',
+    label: 'Qwen3 4B',
+    roles: ['decide', 'answer'],
+    quant: 'Q4_K_M',
+    weightsBytes: 2.5 * GB,
+    contextSize: 8192,
+    contextBytesPerToken: kv(36, 8),
+    lighterQuants: [{ quant: 'Q3_K_M', weightsBytes: 2.08 * GB }],
+  },
+  {
+    id: 'qwen3-8b',
+    label: 'Qwen3 8B',
+    roles: ['decide', 'answer'],
+    quant: 'Q4_K_M',
+    weightsBytes: 5.03 * GB,
+    contextSize: 16384,
+    contextBytesPerToken: kv(36, 8),
+    lighterQuants: [{ quant: 'Q3_K_M', weightsBytes: 4.12 * GB }],
+  },
+  {
+    id: 'qwen3-14b',
+    label: 'Qwen3 14B',
+    roles: ['decide', 'answer'],
+    quant: 'Q4_K_M',
+    weightsBytes: 9.0 * GB,
+    contextSize: 16384,
+    contextBytesPerToken: kv(40, 8),
+    lighterQuants: [{ quant: 'Q3_K_M', weightsBytes: 7.32 * GB }],
+  },
+  {
+    id: 'qwen3-32b',
+    label: 'Qwen3 32B',
+    roles: ['answer'],
+    quant: 'Q4_K_M',
+    weightsBytes: 19.8 * GB,
+    contextSize: 32768,
+    contextBytesPerToken: kv(64, 8),
+    lighterQuants: [{ quant: 'Q3_K_M', weightsBytes: 16.0 * GB }],
+  },
+  {
+    id: 'qwen3-embedding-0.6b',
+    label: 'Qwen3 Embedding 0.6B',
+    roles: ['embed'],
+    quant: 'Q8_0',
+    weightsBytes: 639 * 1e6,
+    contextSize: 2048,
+    contextBytesPerToken: kv(28, 8),
+    lighterQuants: [],
+  },
+  {
+    id: 'qwen3-embedding-4b',
+    label: 'Qwen3 Embedding 4B',
+    roles: ['embed'],
+    quant: 'Q4_K_M',
+    weightsBytes: 2.5 * GB,
+    contextSize: 2048,
+    contextBytesPerToken: kv(36, 8),
+    lighterQuants: [],
+  },
+];
 
 function model(id: string): ModelLoadRequest {
-  const entry = CATALOGUE.find((candidate) => candidate.id === id);
-  if (!entry) throw new Error(`no catalogue model ${id}`);
-  return toLoadRequest(entry);
+  const entry = FIXTURES.find((candidate) => candidate.id === id);
+  if (!entry) throw new Error(`no fixture ${id}`);
+  return { ...entry };
 }
 
 /** A machine as it looks after boot: the OS and other apps use a share of RAM. */
@@ -227,26 +289,34 @@ describe('planFit fallbacks, one at a time', () => {
   });
 });
 
-describe('catalogue', () => {
-  it('recommends per role and RAM tier', () => {
-    expect(ramTierFor(8 * GiB)).toBe('small');
-    expect(ramTierFor(16 * GiB)).toBe('medium');
-    expect(ramTierFor(36 * GiB)).toBe('large');
-    expect(recommendedModel('decide', 8 * GiB)?.id).toBe('qwen3-4b');
-    expect(recommendedModel('decide', 16 * GiB)?.id).toBe('qwen3-14b');
-    expect(recommendedModel('embed', 16 * GiB)?.id).toBe('qwen3-embedding-0.6b');
-    expect(recommendedModel('see', 128 * GiB)?.inProcess).toBe(false);
-    for (const entry of CATALOGUE)
-      expect(entry.uri).toMatch(/^hf:[\w.-]+\/[\w.-]+(:[\w_]+|\/[\w.-]+\.gguf)$/);
-  });
-
-  it('recommends what fits on each tier with the default context', () => {
-    for (const totalGiB of [8, 16, 36, 128]) {
-      const requests = (['decide', 'embed'] as const).map((role) =>
-        toLoadRequest(recommendedModel(role, totalGiB * GiB)!),
-      );
-      expect(planFit(machine(totalGiB), requests).decision, `${totalGiB} GB`).not.toBe('refused');
+describe('catalogue models against the planner', () => {
+  it('proposes, for each machine, a chat model and embedder the planner lets load', () => {
+    for (const [totalGiB, appleSilicon] of [
+      [8, true],
+      [16, true],
+      [16, false],
+      [36, true],
+      [128, false],
+    ] as const) {
+      const at = { totalBytes: totalGiB * GiB, unifiedMemory: appleSilicon, appleSilicon };
+      const requests = (['answer', 'embed'] as const).map((role): ModelLoadRequest => {
+        const picked = pickModel(role, at).model;
+        return {
+          id: picked.id,
+          label: picked.label,
+          roles: picked.roles,
+          weightsBytes: picked.files.reduce((sum, file) => sum + file.sizeBytes, 0),
+          contextSize: picked.contextSize,
+          contextBytesPerToken: picked.kvCacheBytesPerToken,
+        };
+      });
+      expect(
+        planFit(machine(totalGiB, { unified: appleSilicon }), requests).decision,
+        `${totalGiB} GB`,
+      ).not.toBe('refused');
+      expect(memoryBytes(pickModel('answer', at).model)).toBeLessThan(modelBudgetBytes(at));
     }
+    expect(CATALOGUE.length).toBeGreaterThan(0);
   });
 });
 

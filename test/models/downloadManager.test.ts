@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -6,11 +5,11 @@ import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DownloadManagerOptions } from '../../src/core/models/downloads/downloadManager';
 import { DownloadManager } from '../../src/core/models/downloads/downloadManager';
-import type { HubDownload, HubDownloadArgs } from '../../src/core/models/downloads/hubDownload';
 import type { DownloadProgress } from '../../src/shared/domain/models';
 import { tempDir } from '../helpers/shared';
 import type { ModelHostStandIn } from '../standins/modelHostStandIn';
 import { generatedFile, startModelHostStandIn } from '../standins/modelHostStandIn';
+import { startOllamaStandIn, type OllamaStandIn } from '../standins/ollamaStandIn';
 
 const FILE_BYTES = 320 * 1024;
 let host: ModelHostStandIn;
@@ -133,15 +132,54 @@ describe('DownloadManager', () => {
     await expect.poll(() => host.clientHangUps).toBe(hangUpsBefore + 1);
   });
 
-  it('fails on a checksum mismatch and removes the file', async () => {
+  it('refuses before downloading when the host states another sha256 than the one pinned', async () => {
     const downloads = manager();
     downloads.start({ ...request(), sha256: 'ab'.repeat(32) });
     const failed = await downloads.settled('tiny-model');
     expect(failed.state).toBe('failed');
-    expect(failed.error).toContain('damaged');
-    expect(failed.error).toContain('removed');
-    expect(existsSync(partialPath())).toBe(false);
+    expect(failed.error).toContain(`now serves a different model.gguf (sha256 ${host.sha256})`);
+    expect(failed.error).toContain('nothing was downloaded');
+    expect(host.ranges()).toEqual([]);
     expect(existsSync(finalPath())).toBe(false);
+  });
+
+  it('checks a file with no pinned hash against the sha256 the host states, and deletes it on a mismatch', async () => {
+    const downloads = manager();
+    downloads.start({ ...request(), sha256: null });
+    expect(await downloads.settled('tiny-model')).toMatchObject({ state: 'done' });
+    expect(await sameAsHosted(finalPath())).toBe(true);
+
+    const corrupted = Buffer.from(host.file);
+    corrupted[1000] = corrupted[1000]! ^ 0xff;
+    host.behaviour = { servedBytes: corrupted };
+    downloads.start({ ...request(), id: 'again', fileName: 'again.gguf', sha256: null });
+    const failed = await downloads.settled('again');
+    expect(failed.state).toBe('failed');
+    expect(failed.error).toContain('does not match its sha256');
+    expect(failed.error).toContain(`expected ${host.sha256}`);
+    expect(failed.error).toContain('the file was deleted');
+    expect(existsSync(join(dir.path, 'again.gguf'))).toBe(false);
+    expect(existsSync(join(dir.path, 'again.gguf.partial'))).toBe(false);
+  });
+
+  it('verifies a resumed download over the whole file, the part on disk included', async () => {
+    await writeFile(partialPath(), Buffer.alloc(100_000, 7));
+    const downloads = manager();
+    downloads.start({ ...request(), sha256: null });
+    const failed = await downloads.settled('tiny-model');
+    expect(host.ranges()).toEqual(['bytes=100000-']);
+    expect(failed).toMatchObject({ state: 'failed' });
+    expect(failed.error).toContain('does not match its sha256');
+    expect(existsSync(partialPath())).toBe(false);
+  });
+
+  it('refuses a file whose host states no hash when none is pinned', async () => {
+    host.behaviour = { statesNoHash: true };
+    const downloads = manager();
+    downloads.start({ ...request(), sha256: null });
+    const failed = await downloads.settled('tiny-model');
+    expect(failed.error).toMatch(/states no sha256 for model\.gguf and none is published/);
+    expect(host.ranges()).toEqual([]);
   });
 
   it('refuses to start when the disk has too little free space', async () => {
@@ -194,33 +232,85 @@ describe('DownloadManager', () => {
     expect(await sameAsHosted(finalPath())).toBe(true);
   });
 
-  it('hands hf: URIs to the hub downloader, with the same progress and checksum rules', async () => {
-    const calls: HubDownloadArgs[] = [];
-    const hubDownload: HubDownload = async (args) => {
-      calls.push(args);
-      for (const done of [10_000, 20_000, 40_000]) args.onProgress(done, 40_000);
-      const path = join(args.dirPath, args.fileName);
-      await writeFile(path, host.file.subarray(0, 40_000));
-      return path;
-    };
-    const part = createHash('sha256').update(host.file.subarray(0, 40_000)).digest('hex');
-    const downloads = manager({ hubDownload });
-    downloads.start({ model: 'hub-model', url: 'hf:org/model:Q4_K_M', fileName: 'hub.gguf', sha256: part });
-    expect(await downloads.settled('hub-model')).toMatchObject({ state: 'done', bytesDone: 40_000 });
-    expect(calls[0]).toMatchObject({ uri: 'hf:org/model:Q4_K_M', dirPath: dir.path, fileName: 'hub.gguf' });
-    expect(events.filter((event) => event.state === 'downloading').map((event) => event.bytesDone)).toEqual([
-      0, 10_000, 20_000, 40_000,
+  it('checks a small file kept in git against the git blob id the host states', async () => {
+    const config = Buffer.from('{"image_seq_len": 64}\n');
+    const small = await startModelHostStandIn([
+      { path: 'org/pages/resolve/main/processor_config.json', bytes: config, storage: 'git' },
     ]);
+    try {
+      const downloads = manager();
+      downloads.start({
+        model: 'config',
+        url: small.url,
+        fileName: 'pages/processor_config.json',
+        sha256: null,
+      });
+      expect(await downloads.settled('config')).toMatchObject({ state: 'done' });
+      expect(await readFile(join(dir.path, 'pages', 'processor_config.json'), 'utf8')).toBe(
+        config.toString(),
+      );
 
-    downloads.start({
-      model: 'damaged',
-      url: 'hf:org/model:Q8_0',
-      fileName: 'damaged.gguf',
-      sha256: 'cd'.repeat(32),
+      small.behaviour = { servedBytes: Buffer.from('{"image_seq_len": 65}\n') };
+      downloads.start({ id: 'bad', model: 'config', url: small.url, fileName: 'bad.json', sha256: null });
+      const failed = await downloads.settled('bad');
+      expect(failed.error).toContain('does not match its git blob id');
+      expect(existsSync(join(dir.path, 'bad.json'))).toBe(false);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
+describe('DownloadManager with Ollama pulls', () => {
+  let ollama: OllamaStandIn;
+  beforeAll(async () => {
+    ollama = await startOllamaStandIn([]);
+  });
+  afterAll(() => ollama.close());
+
+  it('pulls through /api/pull with its streamed progress, pauses, resumes where Ollama stopped, and lists the model', async () => {
+    ollama.library.set('qwen3:4b', {
+      model: { name: 'qwen3:4b', capabilities: ['completion'] },
+      layers: [600_000, 4_000],
+      stepBytes: 100_000,
+      delayMs: 10,
     });
-    const failed = await downloads.settled('damaged');
+    let paused = false;
+    const downloads: DownloadManager = manager({
+      onProgress: (progress) => {
+        events.push(progress);
+        if (!paused && progress.bytesDone >= 200_000) {
+          paused = true;
+          downloads.pause('ollama:qwen3:4b');
+        }
+      },
+    });
+    downloads.start({ kind: 'ollama', id: 'ollama:qwen3:4b', model: 'qwen3:4b', endpoint: ollama.baseUrl });
+    expect(await downloads.settled('ollama:qwen3:4b')).toMatchObject({ state: 'paused', source: 'ollama' });
+    const stoppedAt = [...ollama.pulled.values()].reduce((sum, bytes) => sum + bytes, 0);
+    expect(stoppedAt).toBeGreaterThanOrEqual(200_000);
+    expect(stoppedAt).toBeLessThan(604_000);
+
+    downloads.resume('ollama:qwen3:4b');
+    expect(await downloads.settled('ollama:qwen3:4b')).toMatchObject({ state: 'done', bytesDone: 604_000 });
+    const resumed = events.filter((event) => event.state === 'downloading' && event.bytesDone > 0);
+    // Progress is the sum over layers, and the resumed pull starts from what Ollama kept.
+    expect(resumed.map((event) => event.bytesTotal)).toContain(604_000);
+    expect(ollama.models.map((model) => model.name)).toContain('qwen3:4b');
+    const bodies = ollama.requests.filter((entry) => entry.path === '/api/pull').map((entry) => entry.body);
+    expect(bodies).toEqual([
+      { model: 'qwen3:4b', stream: true },
+      { model: 'qwen3:4b', stream: true },
+    ]);
+  });
+
+  it('reports Ollama’s own error for a model its library does not have', async () => {
+    const downloads = manager();
+    downloads.start({ kind: 'ollama', id: 'missing', model: 'no-such-model:1b', endpoint: ollama.baseUrl });
+    const failed = await downloads.settled('missing');
     expect(failed.state).toBe('failed');
-    expect(failed.error).toContain('damaged');
-    expect(existsSync(join(dir.path, 'damaged.gguf'))).toBe(false);
+    expect(failed.error).toBe(
+      'Ollama could not pull `no-such-model:1b`: pull model manifest: file does not exist',
+    );
   });
 });

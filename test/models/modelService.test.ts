@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerCandidate } from '../../src/core/models/detection/detectServers';
-import type { IntervalTimers, LocalModel, ModelServiceDeps } from '../../src/core/models/modelService';
+import type { CatalogueModel } from '../../src/core/models/catalogue/catalogue';
+import type { InProcessModel, IntervalTimers, ModelServiceDeps } from '../../src/core/models/modelService';
 import { ModelService } from '../../src/core/models/modelService';
 import type { MemoryBudget, ModelsStatus } from '../../src/shared/domain/models';
 import { tempDir } from '../helpers/shared';
@@ -55,7 +56,10 @@ function manualTimers(): IntervalTimers & { fire: () => void; cleared: boolean; 
 beforeAll(async () => {
   ollama = await startOllamaStandIn([...OLLAMA_MODELS]);
   colqwen = await startOpenAIStandIn([{ id: 'vidore/colqwen2.5-v0.2', kind: 'multiVector', dimensions: 16 }]);
-  host = await startModelHostStandIn(generatedFile(40_000));
+  host = await startModelHostStandIn([
+    { path: 'org/chat/resolve/main/chat.gguf', bytes: generatedFile(40_000, 1) },
+    { path: 'org/embed/resolve/main/embed.gguf', bytes: generatedFile(20_000, 2) },
+  ]);
 });
 afterAll(async () => {
   await Promise.all([ollama.close(), colqwen.close(), host.close()]);
@@ -121,8 +125,16 @@ describe('ModelService', () => {
     expect(page?.id).toBe('openai-multi:vidore/colqwen2.5-v0.2');
 
     ollama.behaviour = { running: [{ name: 'qwen3:8b', sizeBytes: 6e9, vramBytes: 4e9 }] };
+    // Ollama says what it holds (/api/ps); the other server holds the page model but says nothing.
     expect(await models.loadedServerModels()).toEqual([
-      { endpoint: ollama.baseUrl, name: 'qwen3:8b', sizeBytes: 6e9, vramBytes: 4e9 },
+      { endpoint: ollama.baseUrl, server: 'Ollama', name: 'qwen3:8b', sizeBytes: 6e9, vramBytes: 4e9 },
+      {
+        endpoint: colqwen.baseUrl,
+        server: 'mlx-embeddings-server',
+        name: 'vidore/colqwen2.5-v0.2',
+        sizeBytes: null,
+        vramBytes: null,
+      },
     ]);
     ollama.behaviour = {};
     models.stop();
@@ -155,7 +167,7 @@ describe('ModelService', () => {
 
   it('loads a local GGUF once for every text role when no server runs', async () => {
     const loads: string[] = [];
-    const local: LocalModel = {
+    const local: InProcessModel = {
       chat: {
         id: 'llama:/m/tiny.gguf',
         provider: 'llama',
@@ -189,43 +201,87 @@ describe('ModelService', () => {
     models.stop();
   });
 
-  it('downloads a catalogue model, reports it in the status, and then serves roles from it', async () => {
+  it('downloads catalogue models, verifies them, and serves chat and embeddings from two in-process models', async () => {
+    const model = (
+      id: string,
+      role: 'answer' | 'embed',
+      repository: string,
+      fileName: string,
+      bytes: number,
+    ) =>
+      ({
+        id,
+        label: id,
+        roles: role === 'answer' ? ['decide', 'answer'] : ['embed'],
+        strength: 1,
+        licence: 'Apache-2.0',
+        quality: { note: 'test', source: 'test' },
+        runtime: 'llama',
+        files: [
+          {
+            kind: 'weights',
+            repository,
+            revision: null,
+            fileName,
+            sizeBytes: bytes,
+            sizeExact: true,
+            sha256: null,
+            source: 'test',
+          },
+        ],
+        companionFiles: [],
+        ollama: null,
+        contextSize: 512,
+        kvCacheBytesPerToken: 0,
+        workingBytes: 0,
+      }) satisfies CatalogueModel;
     const downloads: string[] = [];
+    const loads: string[] = [];
     const { models, statuses } = service([], {
       catalogue: [
-        {
-          id: 'tiny',
-          label: 'Tiny',
-          url: host.url,
-          fileName: 'tiny.gguf',
-          sizeBytes: 40_000,
-          sha256: host.sha256,
-          roles: ['answer'],
-        },
+        model('tiny-chat', 'answer', 'org/chat', 'chat.gguf', 40_000),
+        model('tiny-embed', 'embed', 'org/embed', 'embed.gguf', 20_000),
       ],
+      hubEndpoint: host.baseUrl,
       onDownload: (progress) => downloads.push(progress.state),
-      createLocalModel: async (path) => ({
-        chat: {
-          id: `llama:${path}`,
-          provider: 'llama',
-          supportsImages: false,
-          chat: async () => ({ text: '' }),
-        },
-        embedder: { id: `llama:${path}`, dimensions: 8, embed: async () => [] },
-      }),
+      createLocalModel: async (path) => {
+        loads.push(path);
+        return {
+          chat: {
+            id: `llama:${path}`,
+            provider: 'llama',
+            supportsImages: false,
+            chat: async () => ({ text: '' }),
+          },
+          embedder: { id: `llama:${path}`, dimensions: 8, embed: async () => [] },
+        };
+      },
     });
     await models.start();
     expect(models.status().roles.find((role) => role.role === 'answer')?.provider).toBeNull();
     expect(() => models.download('missing-model')).toThrow(/no download called missing-model/);
 
-    models.download('tiny');
-    expect(await models.downloadSettled('tiny')).toMatchObject({ state: 'done', bytesDone: 40_000 });
+    models.download('tiny-chat');
+    models.download('tiny-embed');
+    expect(await models.downloadSettled('tiny-chat/chat.gguf')).toMatchObject({
+      state: 'done',
+      bytesDone: 40_000,
+    });
+    expect(await models.downloadSettled('tiny-embed/embed.gguf')).toMatchObject({
+      state: 'done',
+      bytesDone: 20_000,
+    });
     expect(downloads[0]).toBe('downloading');
-    expect(downloads.at(-1)).toBe('done');
-    const last = statuses.at(-1)!;
-    expect(last.downloads).toEqual([expect.objectContaining({ id: 'tiny', state: 'done' })]);
-    expect(last.roles.find((role) => role.role === 'answer')).toMatchObject({ provider: 'llama' });
-    expect((await models.chatModel('answer'))?.id).toMatch(/tiny\.gguf$/);
-    models.stop();
+    await expect
+      .poll(() => statuses.at(-1)?.roles.find((role) => role.role === 'embed')?.provider, { timeout: 10_000 })
+      .toBe('llama');
+    const roles = Object.fromEntries(statuses.at(-1)!.roles.map((role) => [role.role, role]));
+    expect(roles.answer?.model).toMatch(/models\/chat\.gguf$/);
+    expect(roles.embed?.model).toMatch(/models\/embed\.gguf$/);
+    expect(roles.answer?.reason).toContain('tiny-chat, downloaded by the setup');
+    expect((await models.chatModel('answer'))?.id).toMatch(/chat\.gguf$/);
+    expect((await models.textEmbedder())?.id).toMatch(/embed\.gguf$/);
+    expect(loads.map((path) => path.split('/').at(-1))).toEqual(['chat.gguf', 'embed.gguf']);
+    await models.dispose();
   });
 });

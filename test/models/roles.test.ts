@@ -3,6 +3,7 @@ import type { ServerInventory } from '../../src/core/models/detection/detectServ
 import type { ModelCapability } from '../../src/core/models/detection/modelCapabilities';
 import type { ResolvedRole } from '../../src/core/models/roles';
 import { resolveRoles } from '../../src/core/models/roles';
+import { catalogueModel } from '../../src/core/models/catalogue/catalogue';
 
 function server(
   kind: 'ollama' | 'openai',
@@ -39,7 +40,7 @@ function byRole(roles: ResolvedRole[]) {
 describe('role resolution', () => {
   it('prefers running servers and says which model serves each role', () => {
     const roles = byRole(
-      resolveRoles({ settings: {}, servers: [lmStudioDown, ollama, colqwen], localModelPath: '/m/x.gguf' }),
+      resolveRoles({ settings: {}, servers: [lmStudioDown, ollama, colqwen], localModelPath: null }),
     );
     expect(roles.answer).toMatchObject({ provider: 'ollama', model: 'qwen3:8b', via: 'server' });
     expect(roles.answer?.reason).toContain('Ollama at 127.0.0.1:11434');
@@ -88,7 +89,7 @@ describe('role resolution', () => {
     );
   });
 
-  it('uses a local GGUF for every text role when no server runs', () => {
+  it('uses the --model GGUF for every text role when nothing else embeds', () => {
     const roles = byRole(
       resolveRoles({ settings: {}, servers: [lmStudioDown], localModelPath: '/models/qwen3-4b.gguf' }),
     );
@@ -100,9 +101,73 @@ describe('role resolution', () => {
         via: 'local',
       });
     }
+    expect(roles.answer?.reason).toContain('--model');
     expect(roles.pageEmbed).toMatchObject({ provider: 'llama', via: 'segments' });
     expect(roles.see).toMatchObject({ provider: null });
-    expect(roles.see?.reason).toContain('ollama pull qwen2.5vl:7b');
+  });
+
+  it('lets --model take the chat roles even when a server runs, and leaves embeddings to the server', () => {
+    const roles = byRole(resolveRoles({ settings: {}, servers: [ollama], localModelPath: '/m/x.gguf' }));
+    expect(roles.answer).toMatchObject({ provider: 'llama', model: '/m/x.gguf' });
+    expect(roles.decide).toMatchObject({ provider: 'llama', model: '/m/x.gguf' });
+    expect(roles.embed).toMatchObject({ provider: 'ollama', model: 'nomic-embed-text:latest' });
+  });
+
+  it('uses the models folder: a downloaded chat model and embedder, each in its own file', () => {
+    const chat = {
+      path: '/data/models/Qwen3-4B-Q4_K_M.gguf',
+      projectorPath: null,
+      catalogue: catalogueModel('qwen3-4b')!,
+      runtimeReady: true,
+    };
+    const embed = {
+      path: '/data/models/Qwen3-Embedding-0.6B-Q8_0.gguf',
+      projectorPath: null,
+      catalogue: catalogueModel('qwen3-embedding-0.6b')!,
+      runtimeReady: true,
+    };
+    const roles = byRole(
+      resolveRoles({
+        settings: {},
+        servers: [],
+        localModelPath: null,
+        localModels: { decide: chat, answer: chat, embed },
+      }),
+    );
+    expect(roles.answer).toMatchObject({ provider: 'llama', model: chat.path, via: 'local' });
+    expect(roles.answer?.reason).toContain('downloaded by the setup');
+    expect(roles.embed).toMatchObject({ provider: 'llama', model: embed.path });
+    expect(roles.pageEmbed).toMatchObject({ via: 'segments', model: embed.path });
+  });
+
+  it('says plainly when a downloaded model has no runtime in this build', () => {
+    const see = {
+      path: '/data/models/Qwen2.5-VL-3B-Instruct-Q4_K_M.gguf',
+      projectorPath: '/data/models/mmproj-Qwen2.5-VL-3B-Instruct-Q8_0.gguf',
+      catalogue: catalogueModel('qwen2.5-vl-3b')!,
+      runtimeReady: false,
+    };
+    const pages = {
+      path: '/data/models/colmodernvbert/model_v2.onnx',
+      projectorPath: null,
+      catalogue: catalogueModel('colmodernvbert')!,
+      runtimeReady: false,
+    };
+    const roles = byRole(
+      resolveRoles({
+        settings: {},
+        servers: [],
+        localModelPath: '/m/x.gguf',
+        localModels: { see, pageEmbed: pages },
+      }),
+    );
+    expect(roles.see).toMatchObject({ provider: null, via: 'none' });
+    expect(roles.see?.reason).toContain('Qwen2.5-VL 3B is downloaded');
+    expect(roles.see?.reason).toContain('cannot run it in-process yet');
+    expect(roles.pageEmbed).toMatchObject({ via: 'segments' });
+    expect(roles.pageEmbed?.reason).toMatch(
+      /^ColModernVBERT \(ONNX\) is downloaded .* cannot run it in-process yet: page vectors are built/,
+    );
   });
 
   it('skips the local GGUF when memory does not allow it, and says so', () => {
@@ -118,19 +183,30 @@ describe('role resolution', () => {
     expect(roles.answer?.reason).toContain('it needs 9.1 GB and 3.2 GB is free');
   });
 
-  it('says how to get a model when nothing serves a role', () => {
-    const roles = byRole(resolveRoles({ settings: {}, servers: [lmStudioDown], localModelPath: null }));
+  it('says how to get a model when nothing serves a role, in the advice it is given', () => {
+    const advice = (role: string) => `advice for ${role}`;
+    const roles = byRole(
+      resolveRoles({ settings: {}, servers: [lmStudioDown], localModelPath: null, advice }),
+    );
     expect(roles.answer).toMatchObject({ provider: null, endpoint: null, model: null, via: 'none' });
-    expect(roles.answer?.reason).toContain('ollama pull qwen3:8b');
-    expect(roles.answer?.reason).toContain('mlx_lm.server');
-    expect(roles.answer?.reason).toContain('let Quire download a GGUF');
-    expect(roles.embed?.reason).toContain('ollama pull nomic-embed-text');
+    expect(roles.answer?.reason).toBe(
+      'No model server is running and no chat model is set up: advice for answer',
+    );
+    expect(roles.embed?.reason).toContain('advice for embed');
     expect(roles.pageEmbed?.provider).toBeNull();
 
     const onlyChat = server('ollama', 'http://127.0.0.1:11434', 'Ollama', [['qwen3:8b', ['chat']]]);
-    const partial = byRole(resolveRoles({ settings: {}, servers: [onlyChat], localModelPath: null }));
-    expect(partial.embed?.reason).toMatch(
-      /^Ollama at 127\.0\.0\.1:11434 is running but has no embedding model \(run `ollama pull nomic-embed-text`\)/,
+    const partial = byRole(resolveRoles({ settings: {}, servers: [onlyChat], localModelPath: null, advice }));
+    expect(partial.embed?.reason).toBe(
+      'Ollama at 127.0.0.1:11434 is running but has no embedding model: advice for embed',
+    );
+  });
+
+  it('names a server by its address once, not "X at X"', () => {
+    const added = server('openai', 'http://127.0.0.1:9000', '127.0.0.1:9000', [['scripted-chat', ['chat']]]);
+    const roles = byRole(resolveRoles({ settings: {}, servers: [added], localModelPath: null }));
+    expect(roles.answer?.reason).toBe(
+      'Served by 127.0.0.1:9000 (`scripted-chat`, the first chat model it lists).',
     );
   });
 });

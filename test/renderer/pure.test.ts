@@ -213,6 +213,7 @@ describe('highlights, memory, downloads, library', () => {
       id: '1',
       model: 'm',
       state: 'queued' as const,
+      source: 'file' as const,
       bytesDone: 0,
       bytesTotal: null,
       bytesPerSecond: 0,

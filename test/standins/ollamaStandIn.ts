@@ -22,9 +22,24 @@ export interface OllamaStandInBehaviour extends StreamBehaviour {
   running?: Array<{ name: string; sizeBytes: number; vramBytes: number }>;
 }
 
+/** A model /api/pull can fetch: its layers, and what it becomes in /api/tags once pulled. */
+export interface PullableModel {
+  model: OllamaStandInModel;
+  /** Layer sizes in bytes; each is streamed as `pulling <digest>` lines with total and completed. */
+  layers: number[];
+  /** Bytes per progress line. */
+  stepBytes?: number;
+  /** Wait between two progress lines. */
+  delayMs?: number;
+}
+
 export interface OllamaStandIn extends StandInServer {
   models: OllamaStandInModel[];
   behaviour: OllamaStandInBehaviour;
+  /** What /api/pull can fetch, by name; a name not here gets Ollama's "file does not exist" error. */
+  library: Map<string, PullableModel>;
+  /** Bytes of each layer already pulled, kept across pulls so a stopped pull resumes. */
+  pulled: Map<string, number>;
   /** Bodies of every /api/chat request, in order. */
   chatBodies(): Array<Record<string, unknown>>;
 }
@@ -96,12 +111,56 @@ async function streamChat(
   );
 }
 
+const digestOf = (name: string, layer: number) =>
+  `sha256:${Buffer.from(`${name}#${layer}`).toString('hex').padEnd(64, '0').slice(0, 64)}`;
+
+/** Streams /api/pull the way Ollama does: manifest, each layer's progress, verify, write, success. */
+async function streamPull(
+  response: ServerResponse,
+  name: string,
+  library: Map<string, PullableModel>,
+  pulled: Map<string, number>,
+  onSuccess: (model: OllamaStandInModel) => void,
+): Promise<void> {
+  response.writeHead(200, { 'content-type': 'application/x-ndjson' });
+  await flushed(response, JSON.stringify({ status: 'pulling manifest' }) + '\n');
+  const entry = library.get(name);
+  if (!entry) {
+    response.end(JSON.stringify({ error: 'pull model manifest: file does not exist' }) + '\n');
+    return;
+  }
+  for (const [layer, total] of entry.layers.entries()) {
+    const digest = digestOf(name, layer);
+    const step = entry.stepBytes ?? Math.max(1, Math.ceil(total / 4));
+    let completed = pulled.get(digest) ?? 0;
+    for (;;) {
+      if (response.destroyed) return;
+      await flushed(
+        response,
+        JSON.stringify({ status: `pulling ${digest.slice(7, 19)}`, digest, total, completed }) + '\n',
+      );
+      if (completed >= total) break;
+      if (entry.delayMs) await pause(entry.delayMs, response);
+      if (response.destroyed) return;
+      completed = Math.min(total, completed + step);
+      pulled.set(digest, completed);
+    }
+  }
+  for (const status of ['verifying sha256 digest', 'writing manifest', 'success']) {
+    await flushed(response, JSON.stringify({ status }) + '\n');
+  }
+  onSuccess(entry.model);
+  response.end();
+}
+
 export async function startOllamaStandIn(
   models: OllamaStandInModel[],
   behaviour: OllamaStandInBehaviour = {},
 ): Promise<OllamaStandIn> {
   // Tests change models and behaviour between requests; the handler reads them at request time.
   const state: { models: OllamaStandInModel[]; behaviour: OllamaStandInBehaviour } = { models, behaviour };
+  const library = new Map<string, PullableModel>();
+  const pulled = new Map<string, number>();
   const find = (name: unknown) =>
     state.models.find((model) => model.name === name || model.name === `${String(name)}:latest`);
 
@@ -182,6 +241,11 @@ export async function startOllamaStandIn(
         await streamChat(request, response, current, model.name);
         return;
       }
+      case 'POST /api/pull':
+        await streamPull(response, String(body.model ?? body.name), library, pulled, (model) => {
+          if (!find(model.name)) state.models = [...state.models, model];
+        });
+        return;
       case 'POST /api/embed': {
         const model = find(body.model);
         if (!model) return notFound(response, String(body.model));
@@ -212,6 +276,8 @@ export async function startOllamaStandIn(
       get: () => state.behaviour,
       set: (value: OllamaStandInBehaviour) => (state.behaviour = value),
     },
+    library: { value: library },
+    pulled: { value: pulled },
     chatBodies: {
       value: () =>
         server.requests

@@ -80,7 +80,8 @@ export class AgentService {
         turns: [],
       };
       history = conversation.turns
-        .filter((t) => t.status === 'answered' && t.answer !== null)
+        // Unverified drafts stay out of the context of the next question.
+        .filter((t) => (t.status === 'answered' || t.status === 'declined') && t.answer !== null)
         .slice(-this.limits.historyTurns)
         .map((t) => ({ question: t.question, answer: t.answer ?? '' }));
       return { ...conversation, turns: [...conversation.turns, turn] };

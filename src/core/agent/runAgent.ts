@@ -2,11 +2,12 @@
  * The bounded decision loop: decide, run a tool, repeat, until the model answers or a limit is hit;
  * every answer draft goes through the validation gate, and failing drafts are reprompted within budget.
  */
-import type { AgentEvent, Citation } from '../../shared/domain/agent';
+import type { AgentEvent, AnswerStatus, Citation } from '../../shared/domain/agent';
 import { QuireError, isAbortError, toErrorInfo } from '../../shared/errors';
 import type { ChatModel } from '../models/types';
 import { analyzeQuestion, describeRequirements } from './constraints';
 import { abortable, abortableIterate } from './abortable';
+import { answerStatus } from './answerStatus';
 import { parseDecision, decisionSchema, type Decision } from './decision';
 import { EventSink } from './events';
 import { groundCitations } from './grounding';
@@ -33,7 +34,7 @@ export interface RunAgentOptions {
 }
 
 export interface RunOutcome {
-  status: 'answered' | 'cancelled' | 'failed';
+  status: AnswerStatus;
   answer: string | null;
   citations: Citation[];
   insufficiencies: string[];
@@ -114,8 +115,8 @@ class AgentRun {
       if (!decision) continue;
       if (decision.tool.ends) {
         const verdict = await this.draftAnswer(decision.tool, decision.inputs);
-        if (verdict.passed) return this.finish([]);
-        if (!this.repromptOrStop(verdict)) return this.finish(verdict.problems);
+        if (verdict.passed) return this.finish(verdict);
+        if (!this.repromptOrStop(verdict)) return this.finish(verdict);
         continue;
       }
       await this.runTool(decision.tool, decision.inputs, decision.source);
@@ -158,8 +159,8 @@ class AgentRun {
         source,
       });
       const verdict = await this.draftAnswer(tool, inputs);
-      if (verdict.passed) return this.finish([]);
-      if (!this.repromptOrStop(verdict)) return this.finish(verdict.problems);
+      if (verdict.passed) return this.finish(verdict);
+      if (!this.repromptOrStop(verdict)) return this.finish(verdict);
     }
   }
 
@@ -370,14 +371,24 @@ class AgentRun {
     return verdict;
   }
 
-  /** Grounds the last draft and reports it; `problems` left unsolved become the insufficiencies shown. */
-  finish(problems: string[]): Omit<RunOutcome, 'events'> {
+  /**
+   * Grounds the last draft and reports it with its status; the problems of a draft that failed the
+   * check become the insufficiencies shown.
+   */
+  finish(verdict: ValidationResult): Omit<RunOutcome, 'events'> {
     const grounded = groundCitations(this.lastDraft, this.state.sources);
+    const problems = verdict.passed ? [] : verdict.problems;
     const insufficiencies = [...(this.state.forcedReason ? [this.state.forcedReason] : []), ...problems];
     const answer = grounded.text || 'No answer could be written from the documents.';
+    const status = answerStatus({
+      text: answer,
+      passed: verdict.passed,
+      citations: grounded.citations.length,
+      aboutFiles: this.state.requirements.aboutFiles,
+    });
     for (const citation of grounded.citations) this.sink.emit({ type: 'citation', citation });
     this.sink.emit({ type: 'final', answer, citations: grounded.citations, insufficiencies });
-    return { status: 'answered', answer, citations: grounded.citations, insufficiencies, error: null };
+    return { status, answer, citations: grounded.citations, insufficiencies, error: null };
   }
 
   /** What to show when the wall-time limit cut the run short. */

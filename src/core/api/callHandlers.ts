@@ -1,6 +1,8 @@
 import type { Core } from '../createCore';
 import { toDocumentInfo } from '../library/libraryService';
 import { readPageImage } from '../pages/readPageImage';
+import { currentSearchNotice, searchChunks } from '../search/chunkSearch';
+import { chunkSearchDeps } from '../search/coreSearch';
 import type { CallHandlers } from './dispatcher';
 
 /** Each contract call delegates to a core service in one step; logic lives in the services. */
@@ -15,14 +17,22 @@ export function createCallHandlers(core: Core): CallHandlers {
     'library.resume': async () => core.ingestion.resume(),
     'library.cancel': async () => core.ingestion.cancel(),
     'library.progress': async () => core.ingestion.progress(),
-    'search.query': ({ query, k, mode }) =>
+    'search.query': async ({ query, k, mode }) =>
       mode === 'pages'
-        ? core.index.searchPages(query, { k })
-        : core.index.searchChunks(query, { k, ...(mode ? { mode } : {}) }),
+        ? { hits: await core.index.searchPages(query, { k }), mode, notice: null }
+        : searchChunks(chunkSearchDeps(core), query, { k, ...(mode ? { mode } : {}) }),
+    'search.notice': async () => ({ notice: currentSearchNotice(chunkSearchDeps(core)) }),
     'pages.get': ({ documentId, page, size }) => readPageImage(core, documentId, page, size),
     'models.status': async () => core.models.status(),
     'models.refresh': () => core.models.refresh(),
     'models.download': async ({ model }) => core.models.download(model),
+    'models.recommend': () => core.setup.propose(),
+    'models.setup': async ({ roles }) => {
+      const proposal = await core.setup.propose();
+      await core.setup.checkHosts(proposal, roles);
+      return { downloads: core.setup.start(proposal, roles).downloads };
+    },
+    'models.dismissSetup': () => core.modelSettings.dismissSetup(),
     'models.pauseDownload': async ({ downloadId }) => core.models.pauseDownload(downloadId),
     'models.resumeDownload': async ({ downloadId }) => core.models.resumeDownload(downloadId),
     'models.cancelDownload': ({ downloadId }) => core.models.cancelDownload(downloadId),

@@ -1,26 +1,47 @@
 import { QuireError } from '../../shared/errors';
-import { NO_MODEL_HELP, startModelCore, type ModelCommandOptions } from './modelCommands';
+import { AnswerPrinter, EXIT_CODES } from './answerPrinter';
+import { noModelHelp, startModelCore, type ModelCommandOptions } from './modelCommands';
 import { printJson } from './output';
 
-/** `quire ask "<question>"`: streams the answer on a terminal; `--json` prints answer, citations and trace. */
+const STATUS_WORDS = {
+  unverified: 'the answer did not pass the check against the documents',
+  declined: 'the documents do not cover the question',
+  failed: 'no answer was written',
+  cancelled: 'the question was cancelled',
+} as const;
+
+/**
+ * `quire ask "<question>"`: the kept answer, then "Sources:"; `--json` prints answer, status,
+ * citations and trace. The exit code says whether the answer was verified (see EXIT_CODES).
+ */
 export async function askCommand(question: string | undefined, options: ModelCommandOptions): Promise<void> {
   if (!question)
     throw new QuireError('invalid_input', 'Usage: quire ask "<question>" [--model PATH.gguf] [--json]');
-  const core = await startModelCore(options);
+  const core = await startModelCore(options, { attachEmbeddings: true });
   try {
     if (!(await core.models.chatModel('decide')) || !(await core.models.chatModel('answer'))) {
-      throw new QuireError('model_unavailable', NO_MODEL_HELP);
+      throw new QuireError('model_unavailable', noModelHelp(core));
     }
-    const stream = !options.json;
+    const printer = options.json ? null : new AnswerPrinter(process.stdout);
+    const stepsOnTerminal = !options.json && process.stderr.isTTY;
+    let stepsPending = false;
     const off = core.agent.onEvent((event) => {
-      if (!stream) return;
-      if (event.type === 'token') process.stdout.write(event.text);
-      else if (event.type === 'decision' && process.stderr.isTTY) process.stderr.write(`[${event.tool}] `);
+      if (stepsOnTerminal && event.type === 'decision') {
+        process.stderr.write(`[${event.tool}] `);
+        stepsPending = true;
+      }
+      // The answer starts on a line of its own, so erasing a rejected draft erases nothing else.
+      if (stepsPending && event.type === 'token') {
+        process.stderr.write('\n');
+        stepsPending = false;
+      }
+      printer?.onEvent(event);
     });
     const { runId } = await core.agent.ask(question);
     const outcome = await core.agent.waitForRun(runId);
     off();
-    const trace = outcome?.events ?? (await core.agent.trace(runId));
+    if (stepsPending) process.stderr.write('\n');
+    const status = outcome?.status ?? 'failed';
     const citations = (outcome?.citations ?? []).map((c) => ({
       marker: c.marker,
       path: c.path,
@@ -29,24 +50,25 @@ export async function askCommand(question: string | undefined, options: ModelCom
     }));
     if (options.json) {
       printJson({
+        status,
         answer: outcome?.answer ?? '',
         citations,
         insufficiencies: outcome?.insufficiencies ?? [],
-        status: outcome?.status ?? 'failed',
-        trace,
+        error: outcome?.error ?? null,
+        // Streamed tokens are left out: the kept answer is above, and a rejected draft is not shown.
+        trace: (outcome?.events ?? (await core.agent.trace(runId))).filter((event) => event.type !== 'token'),
       });
     } else {
-      process.stdout.write('\n');
-      for (const citation of citations)
-        console.log(`[${citation.marker}] ${citation.path}, page ${citation.page}`);
-      for (const missing of outcome?.insufficiencies ?? []) console.log(`Not covered: ${missing}`);
+      printer?.finish(citations);
+      if (status === 'unverified') {
+        for (const problem of outcome?.insufficiencies ?? []) console.log(`Not verified: ${problem}`);
+      }
     }
-    if (outcome?.status !== 'answered') {
-      process.stderr.write(
-        `quire: the question was not answered: ${outcome?.error ?? outcome?.status ?? 'unknown'}\n`,
-      );
-      process.exitCode = 1;
+    if (status !== 'answered') {
+      const detail = status === 'failed' && outcome?.error ? `: ${outcome.error}` : '';
+      process.stderr.write(`quire: ${status}: ${STATUS_WORDS[status]}${detail}\n`);
     }
+    process.exitCode = EXIT_CODES[status];
   } finally {
     await core.close();
   }

@@ -2,7 +2,9 @@ import { resolve } from 'node:path';
 import type { IndexProgress } from '../../shared/domain/library';
 import { SearchMode } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
-import { createCore } from '../createCore';
+import type { ChunkSearchResult } from '../../shared/domain/search';
+import { createCore, type Core } from '../createCore';
+import type { ModelLaunchOptions } from '../models/launchOptions';
 import { printJson } from './output';
 
 function progressLine(progress: IndexProgress): string {
@@ -20,11 +22,16 @@ function progressLine(progress: IndexProgress): string {
 /** `quire index <folder>`: adds the folder if needed and indexes the library to completion. */
 export async function indexCommand(
   folder: string | undefined,
-  options: { dataDir: string; json: boolean; images: boolean },
+  options: { dataDir: string; json: boolean; images: boolean } & ModelLaunchOptions,
 ): Promise<void> {
   if (!folder) throw new QuireError('invalid_input', 'Usage: quire index <folder>');
   const started = Date.now();
-  const core = createCore({ dataDir: options.dataDir, renderImages: options.images, findModels: false });
+  const core = createCore({
+    dataDir: options.dataDir,
+    renderImages: options.images,
+    modelPath: options.modelPath,
+    servers: options.servers,
+  });
   await core.start();
   try {
     const path = resolve(folder);
@@ -42,6 +49,7 @@ export async function indexCommand(
     } while (core.library.snapshot().scanning);
     off();
     if (live) process.stderr.write('\n');
+    const embedded = await embedLibrary(core, live);
     const documents = core.library.snapshot().documents;
     const stats = await core.index.stats();
     const states: Record<string, number> = {};
@@ -51,6 +59,7 @@ export async function indexCommand(
       pages: documents.filter((d) => d.state === 'indexed').reduce((sum, d) => sum + (d.pages ?? 0), 0),
       chunks: stats.chunks,
       seconds: (Date.now() - started) / 1000,
+      embedded,
       states,
       failures: documents
         .filter((d) => d.state !== 'indexed')
@@ -67,6 +76,9 @@ export async function indexCommand(
     console.log(
       `Indexed ${states.indexed ?? 0} of ${summary.files} files: ${summary.pages} pages, ${summary.chunks} chunks in ${summary.seconds.toFixed(1)} s.`,
     );
+    if (embedded.model !== null)
+      console.log(`Embedded ${embedded.items} new chunks and pages with ${embedded.model}.`);
+    else console.log(`Not embedded: ${embedded.reason}`);
     for (const failure of summary.failures)
       console.log(`  ${failure.state}: ${failure.path}: ${failure.reason ?? ''}`);
     for (const warning of summary.warnings) console.log(`  warning: ${warning.path}: ${warning.reason}`);
@@ -75,10 +87,25 @@ export async function indexCommand(
   }
 }
 
-/** `quire search "<query>"`: hits as `{path, page, score, snippet}`, pages 1-based. */
+/** Embeds what the index lacks with the embed role's model, when there is one. */
+async function embedLibrary(
+  core: Core,
+  live: boolean,
+): Promise<{ model: string | null; items: number; reason: string | null }> {
+  const role = core.models.status().roles.find((candidate) => candidate.role === 'embed')!;
+  if (role.provider === null)
+    return { model: null, items: 0, reason: `no embedding model: ${core.models.advice('embed')}.` };
+  const items = await core.embedding.fill(({ done, total }) => {
+    if (live) process.stderr.write(`\rEmbedding ${done}/${total} with ${role.model}\x1b[K`);
+  });
+  if (live) process.stderr.write('\n');
+  return { model: role.model, items, reason: null };
+}
+
+/** `quire search "<query>"`: hits as `{path, page, score, snippet}`, pages 1-based; a notice on stderr when the mode differs. */
 export async function searchCommand(
   query: string | undefined,
-  options: { dataDir: string; json: boolean; k: number; mode: string | undefined },
+  options: { dataDir: string; json: boolean; k: number; mode: string | undefined } & ModelLaunchOptions,
 ): Promise<void> {
   if (!query)
     throw new QuireError(
@@ -88,7 +115,13 @@ export async function searchCommand(
   const mode = options.mode === undefined ? undefined : SearchMode.safeParse(options.mode);
   if (mode && !mode.success)
     throw new QuireError('invalid_input', `--mode must be bm25, dense, hybrid or pages.`);
-  const core = createCore({ dataDir: options.dataDir, ingest: false, findModels: false });
+  const core = createCore({
+    dataDir: options.dataDir,
+    ingest: false,
+    attachEmbeddings: true,
+    modelPath: options.modelPath,
+    servers: options.servers,
+  });
   await core.start();
   try {
     const result = await core.dispatch('search.query', {
@@ -97,14 +130,14 @@ export async function searchCommand(
       ...(mode ? { mode: mode.data } : {}),
     });
     if (!result.ok) throw new QuireError(result.error.code, result.error.message);
-    const hits = (result.value as Array<{ path: string; page: number; score: number; snippet: string }>).map(
-      (hit) => ({
-        path: hit.path,
-        page: hit.page,
-        score: hit.score,
-        snippet: hit.snippet,
-      }),
-    );
+    const found = result.value as ChunkSearchResult;
+    if (found.notice) process.stderr.write(`quire: ${found.notice}\n`);
+    const hits = found.hits.map((hit) => ({
+      path: hit.path,
+      page: hit.page,
+      score: hit.score,
+      snippet: hit.snippet,
+    }));
     if (options.json) {
       printJson(hits);
       return;

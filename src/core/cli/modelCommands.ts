@@ -1,50 +1,129 @@
-import { resolve } from 'node:path';
-import type { ModelsStatus } from '../../shared/domain/models';
+import { createInterface } from 'node:readline/promises';
+import type { DownloadProgress, ModelsStatus } from '../../shared/domain/models';
 import { QuireError } from '../../shared/errors';
 import { createCore, type Core } from '../createCore';
+import { noModelHelp as adviceWhenNoModel } from '../models/catalogue/advice';
+import type { ModelLaunchOptions } from '../models/launchOptions';
 import { formatBytes, printJson } from './output';
+import { printProposal } from './proposalText';
 
-export const NO_MODEL_HELP =
-  'No model is available to answer questions. Start one of these and try again:\n' +
-  '  - Ollama: `ollama pull qwen3:4b` (Quire finds a running Ollama by itself)\n' +
-  '  - an MLX server on a Mac: `mlx_lm.server --model mlx-community/Qwen3-4B-4bit`\n' +
-  '  - a GGUF file: `quire ask ... --model path/to/model.gguf`, or download one in the app (Models panel)';
-
-/** `quire models status`: each role with its provider, model and reason; servers; the memory budget. */
-export interface ModelCommandOptions {
+/** Options of the commands that use models. */
+export interface ModelCommandOptions extends ModelLaunchOptions {
   dataDir: string;
   json: boolean;
-  modelPath: string | null;
-  servers: string[];
+  /** `models setup --yes`: no question before downloading. */
+  yes?: boolean;
 }
 
 /** A core for one command that uses models but leaves the library as it is. */
-export async function startModelCore(options: ModelCommandOptions): Promise<Core> {
+export async function startModelCore(
+  options: ModelCommandOptions,
+  extra: { attachEmbeddings?: boolean } = {},
+): Promise<Core> {
   const core = createCore({
     dataDir: options.dataDir,
     ingest: false,
-    modelPath: options.modelPath ? resolve(options.modelPath) : null,
+    modelPath: options.modelPath,
     servers: options.servers,
+    ...(options.hubEndpoint ? { hubEndpoint: options.hubEndpoint } : {}),
+    ...extra,
   });
   await core.start();
   return core;
 }
 
+/** What to do when nothing can answer, for this machine. */
+export function noModelHelp(core: Core): string {
+  return adviceWhenNoModel(core.models.adviceMachine(), core.models.modelsDir);
+}
+
+const USAGE = 'Usage: quire models status|recommend|setup [--yes] [--model PATH.gguf] [--json]';
+
 export async function modelsCommand(args: string[], options: ModelCommandOptions): Promise<void> {
-  if (args[0] !== 'status')
-    throw new QuireError('invalid_input', 'Usage: quire models status [--model PATH.gguf]');
+  const verb = args[0];
+  if (verb !== 'status' && verb !== 'recommend' && verb !== 'setup')
+    throw new QuireError('invalid_input', USAGE);
   const core = await startModelCore(options);
   try {
-    if (options.modelPath) {
-      // Reads the GGUF's header now, so a broken file is reported here rather than at the first question.
-      await core.models.chatModel('decide');
+    if (verb === 'status') return await statusCommand(core, options);
+    if (verb === 'recommend') {
+      const proposal = await core.setup.propose();
+      if (options.json) printJson(proposal);
+      else printProposal(proposal, (line) => console.log(line));
+      return;
     }
-    const status = core.models.status();
-    if (options.json) printJson(status);
-    else printStatus(status);
+    await setupCommand(core, options);
   } finally {
     await core.close();
   }
+}
+
+async function statusCommand(core: Core, options: ModelCommandOptions): Promise<void> {
+  if (options.modelPath) {
+    // Reads the GGUF's header now, so a broken file is reported here rather than at the first question.
+    await core.models.chatModel('decide');
+  }
+  const status = core.models.status();
+  if (options.json) printJson(status);
+  else printStatus(status);
+}
+
+async function confirm(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY) return false;
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await prompt.question(question)).trim());
+  } finally {
+    prompt.close();
+  }
+}
+
+/** `quire models setup`: shows the proposal, asks (unless --yes), then fetches it and saves the choices. */
+async function setupCommand(core: Core, options: ModelCommandOptions): Promise<void> {
+  const proposal = await core.setup.propose();
+  const say = (line: string) => (options.json ? process.stderr.write(`${line}\n`) : console.log(line));
+  printProposal(proposal, say);
+  const needed = proposal.roles.filter((role) => role.source === 'download' || role.source === 'ollama');
+  if (needed.length > 0) {
+    await core.setup.checkHosts(proposal);
+    if (
+      !options.yes &&
+      !(await confirm(`Download ${formatBytes(proposal.totals.downloadBytes)} now? [y/N] `))
+    ) {
+      throw new QuireError(
+        'invalid_input',
+        'Setup not started. Run `quire models setup --yes` to download without asking.',
+      );
+    }
+  }
+  const run = core.setup.start(proposal);
+  const live = process.stderr.isTTY && !options.json;
+  const off = core.events.on('models.onDownload', (progress) => {
+    if (live) process.stderr.write(`\r${progressLine(progress)}\x1b[K`);
+    else if (progress.state !== 'downloading') process.stderr.write(`${progressLine(progress)}\n`);
+  });
+  const outcome = await run.done;
+  off();
+  if (live) process.stderr.write('\n');
+  if (options.json) printJson({ ok: outcome.ok, choices: outcome.choices, failed: outcome.failed, proposal });
+  if (!outcome.ok) {
+    const reasons = outcome.failed
+      .map((failed) => `${failed.model}: ${failed.error ?? failed.state}`)
+      .join('\n  ');
+    throw new QuireError('model_unavailable', `Setup did not finish; nothing was changed.\n  ${reasons}`);
+  }
+  say(
+    needed.length === 0
+      ? 'Everything the proposal needs is already here; the choices are saved.'
+      : 'Setup finished; the choices are saved. `quire models status` shows the roles.',
+  );
+}
+
+function progressLine(progress: DownloadProgress): string {
+  const of = progress.bytesTotal ? ` of ${formatBytes(progress.bytesTotal)}` : '';
+  const rate = progress.bytesPerSecond > 0 ? `, ${formatBytes(progress.bytesPerSecond)}/s` : '';
+  const error = progress.error ? `: ${progress.error}` : '';
+  return `${progress.model}: ${progress.state} ${formatBytes(progress.bytesDone)}${of}${rate}${error}`;
 }
 
 function printStatus(status: ModelsStatus): void {
@@ -54,12 +133,10 @@ function printStatus(status: ModelsStatus): void {
     console.log(`  ${role.role.padEnd(10)} ${serving}\n             ${role.reason}`);
   }
   console.log('Servers');
-  if (status.servers.length === 0) console.log('  none found');
-  for (const server of status.servers) {
-    console.log(
-      `  ${server.kind} ${server.endpoint} ${server.reachable ? `${server.models.length} models` : (server.error ?? 'unreachable')}`,
-    );
-  }
+  const reachable = status.servers.filter((server) => server.reachable);
+  if (reachable.length === 0) console.log('  No Ollama or LM Studio running: optional.');
+  for (const server of reachable)
+    console.log(`  ${server.kind} ${server.endpoint} ${server.models.length} models`);
   const memory = status.memory;
   console.log('Memory');
   console.log(
@@ -67,9 +144,11 @@ function printStatus(status: ModelsStatus): void {
       `${formatBytes(Math.max(0, memory.freeForModelsBytes))} free for models after ${formatBytes(memory.appHeadroomBytes)} headroom`,
   );
   for (const entry of memory.entries) {
-    console.log(
-      `  ${entry.label}: weights ${formatBytes(entry.weightsBytes)}, KV cache ${formatBytes(entry.kvCacheBytes)}${entry.loaded ? ' (loaded)' : ''}`,
-    );
+    const size =
+      entry.sizeKnown === false
+        ? 'size unknown (the server does not say)'
+        : `weights ${formatBytes(entry.weightsBytes)}, KV cache ${formatBytes(entry.kvCacheBytes)}`;
+    console.log(`  ${entry.label}: ${size}${entry.loaded ? ' (loaded)' : ''}`);
   }
   for (const note of memory.notes) console.log(`  ${note}`);
 }

@@ -1,17 +1,25 @@
 import { fileURLToPath } from 'node:url';
 import { createCore } from '../createCore';
+import type { ModelLaunchOptions } from '../models/launchOptions';
 import { startLoopbackServer } from '../server/loopbackServer';
 
 /** The renderer build, relative to this file in the source tree. */
 const rendererBuild = fileURLToPath(new URL('../../../out/renderer', import.meta.url));
 
-export async function serveCommand(options: {
-  dataDir: string;
-  port: number;
-  host: string;
-  servers: string[];
-}): Promise<void> {
-  const core = createCore({ dataDir: options.dataDir, watch: true, servers: options.servers });
+export async function serveCommand(
+  options: {
+    dataDir: string;
+    port: number;
+    host: string;
+  } & ModelLaunchOptions,
+): Promise<void> {
+  const core = createCore({
+    dataDir: options.dataDir,
+    watch: true,
+    servers: options.servers,
+    modelPath: options.modelPath,
+    ...(options.hubEndpoint ? { hubEndpoint: options.hubEndpoint } : {}),
+  });
   await core.start();
   const server = await startLoopbackServer({
     core,

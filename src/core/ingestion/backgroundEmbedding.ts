@@ -1,11 +1,11 @@
 import { isAbortError } from '../../shared/errors';
-import type { IndexStore } from '../index/indexStore';
+import type { EmbedPendingOptions, IndexStore } from '../index/indexStore';
 import type { ModelRoles } from '../models/types';
 
 /**
  * Keeps the index's vectors in step with the embedders the models layer resolves: after new content
  * is indexed or the embedders change, it embeds what is missing, one pass at a time, in the
- * background. Search keeps working on BM25 (or the previous vectors) meanwhile.
+ * background. Search keeps working on BM25 (or the previous vectors) meanwhile, and says so.
  */
 export class BackgroundEmbedding {
   private running: Promise<void> | null = null;
@@ -31,6 +31,28 @@ export class BackgroundEmbedding {
         this.request();
       }
     });
+  }
+
+  /**
+   * Hands the resolved embedders to the index without embedding anything, so searches use the
+   * vectors already there (one-shot commands that must not start a long pass).
+   */
+  async attach(): Promise<void> {
+    const [text, page] = await Promise.all([this.models.textEmbedder(), this.models.pageEmbedder()]);
+    await this.index.setEmbedders({ text, page });
+  }
+
+  /** Embeds everything missing now and resolves when done (`quire index`); errors reach the caller. */
+  async fill(onProgress?: EmbedPendingOptions['onProgress']): Promise<number> {
+    await this.running?.catch(() => undefined);
+    const [text, page] = await Promise.all([this.models.textEmbedder(), this.models.pageEmbedder()]);
+    await this.index.setEmbedders({ text, page });
+    if (!text && !page) return 0;
+    const result = await this.index.embedPending({
+      signal: this.controller.signal,
+      ...(onProgress ? { onProgress } : {}),
+    });
+    return result.embedded;
   }
 
   async close(): Promise<void> {

@@ -47,8 +47,9 @@ export class MemoryBudgetService {
     };
     const entries = [...this.entries.values()];
     const headroom = this.headroomFor(machine.totalBytes);
-    const resident = sum(entries.filter((entry) => entry.loaded).map(entryBytes));
-    const planned = sum(entries.filter((entry) => !entry.loaded).map(entryBytes));
+    const inRam = (entry: MemoryEntry) => entryBytes(entry, machine.unifiedMemory);
+    const resident = sum(entries.filter((entry) => entry.loaded).map(inRam));
+    const planned = sum(entries.filter((entry) => !entry.loaded).map(inRam));
     return {
       totalBytes: machine.totalBytes,
       availableBytes: machine.availableBytes,
@@ -135,8 +136,10 @@ export class MemoryBudgetService {
   }
 }
 
-function entryBytes(entry: MemoryEntry): number {
-  return entry.weightsBytes + entry.kvCacheBytes;
+/** RAM an entry takes: what a server keeps in a discrete GPU's memory does not count. */
+function entryBytes(entry: MemoryEntry, unifiedMemory: boolean): number {
+  const total = entry.weightsBytes + entry.kvCacheBytes;
+  return unifiedMemory ? total : total - (entry.gpuBytes ?? 0);
 }
 
 function sum(values: number[]): number {

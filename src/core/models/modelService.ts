@@ -1,15 +1,20 @@
 /*
- * The models layer as the rest of core sees it: periodic server detection, role resolution, provider
- * instances per role, downloads, and a status snapshot pushed on every change.
+ * The models layer as the rest of core sees it: periodic server detection, the models folder, role
+ * resolution, provider instances per role, downloads, and a status snapshot pushed on every change.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DownloadProgress, MemoryBudget, ModelRole, ModelsStatus } from '../../shared/domain/models';
 import { QuireError } from '../../shared/errors';
+import { roleAdvice, TYPICAL_MACHINE, type AdviceMachine } from './catalogue/advice';
+import { CATALOGUE, fileUrl, localFileName, type CatalogueModel } from './catalogue/catalogue';
+import {
+  localModelFor,
+  scanModelsFolder,
+  type LocalModel,
+  type ModelsFolder,
+} from './catalogue/modelsFolder';
 import type { ProbeOptions, ServerCandidate, ServerInventory } from './detection/detectServers';
 import { detectServers, localCandidates, toDetectedServer } from './detection/detectServers';
-import type { CatalogueEntry } from './downloads/catalogue';
-import { MODEL_CATALOGUE } from './downloads/catalogue';
 import type { DownloadManagerOptions } from './downloads/downloadManager';
 import { DownloadManager } from './downloads/downloadManager';
 import type { FetchLike } from './http/transport';
@@ -18,22 +23,25 @@ import { OllamaChatModel, OllamaTextEmbedder } from './ollama/ollamaModels';
 import { OpenAIClient } from './openai/openaiClient';
 import { OpenAIChatModel, probeOpenAIEmbedder } from './openai/openaiModels';
 import type { InProcessAllowance, ResolvedRole, RoleSettings } from './roles';
-import { resolveRoles, toRoleResolution } from './roles';
+import { resolveRoles, ROLE_ORDER, toRoleResolution } from './roles';
 import { SegmentPageEmbedder } from './segmentPageEmbedder';
 import type { ChatModel, ModelRoles, PageEmbedder, TextEmbedder } from './types';
 
-export interface LocalModel {
+export interface InProcessModel {
   chat: ChatModel;
   embedder: TextEmbedder;
+  dispose?(): Promise<void>;
 }
 
 /** A model a server holds in memory, for the memory budget. */
 export interface LoadedServerModel {
   endpoint: string;
+  server: string;
   name: string;
-  sizeBytes: number;
+  /** Null when the server does not say how much it holds. */
+  sizeBytes: number | null;
   /** Part of sizeBytes held in GPU memory. */
-  vramBytes: number;
+  vramBytes: number | null;
 }
 
 export interface IntervalTimers {
@@ -50,7 +58,7 @@ export interface ModelServiceDeps {
   /** From `--model` or QUIRE_MODEL. */
   localModelPath?: string | null;
   /** Loads a GGUF in-process (in its own process); provided by the composition root. */
-  createLocalModel?: (path: string) => Promise<LocalModel>;
+  createLocalModel?: (path: string) => Promise<InProcessModel>;
   /** Whether memory allows an in-process model now. */
   inProcess?: () => InProcessAllowance;
   /** Servers to probe: the known local ports plus endpoints the user added. */
@@ -61,7 +69,10 @@ export interface ModelServiceDeps {
   /** Longest silence allowed per model call. */
   callTimeoutMs?: number;
   fetch?: FetchLike;
-  catalogue?: readonly CatalogueEntry[];
+  /** The models offered; the built-in catalogue unless a test gives its own. */
+  catalogue?: readonly CatalogueModel[];
+  /** Where catalogue files are downloaded from: Hugging Face, or a mirror (HF_ENDPOINT). */
+  hubEndpoint?: string;
   downloads?: Partial<Omit<DownloadManagerOptions, 'modelsDir' | 'onProgress'>>;
   onStatus?: (status: ModelsStatus) => void;
   onDownload?: (progress: DownloadProgress) => void;
@@ -75,20 +86,24 @@ function roleKey(role: ResolvedRole): string {
 
 export class ModelService implements ModelRoles {
   private servers: ServerInventory[] = [];
+  private folder: ModelsFolder;
   private roles: ResolvedRole[];
   private readonly instances = new Map<string, Promise<unknown>>();
-  private localModel: { path: string; loading: Promise<LocalModel> } | null = null;
+  private readonly localModels = new Map<string, Promise<InProcessModel>>();
   private refreshing: Promise<ModelsStatus> | null = null;
   private timer: unknown = null;
   private readonly downloads: DownloadManager;
-  private readonly catalogue: readonly CatalogueEntry[];
+  readonly catalogue: readonly CatalogueModel[];
+  readonly modelsDir: string;
 
   constructor(private readonly deps: ModelServiceDeps) {
-    this.catalogue = deps.catalogue ?? MODEL_CATALOGUE;
+    this.catalogue = deps.catalogue ?? CATALOGUE;
+    this.modelsDir = join(deps.dataDir, 'models');
+    this.folder = { dir: this.modelsDir, presentFiles: new Set(), otherGgufs: [] };
     this.downloads = new DownloadManager({
       fetch: deps.fetch,
       ...deps.downloads,
-      modelsDir: join(deps.dataDir, 'models'),
+      modelsDir: this.modelsDir,
       onProgress: (progress) => this.downloadChanged(progress),
     });
     this.roles = this.resolve();
@@ -115,6 +130,17 @@ export class ModelService implements ModelRoles {
     this.timer = null;
   }
 
+  /** Stops detection and running downloads (their partial files stay) and ends in-process models. */
+  async dispose(): Promise<void> {
+    this.stop();
+    await this.downloads.dispose();
+    const loaded = await Promise.allSettled([...this.localModels.values()]);
+    this.localModels.clear();
+    await Promise.allSettled(
+      loaded.flatMap((result) => (result.status === 'fulfilled' ? [result.value.dispose?.()] : [])),
+    );
+  }
+
   status(): ModelsStatus {
     return {
       roles: this.roles.map(toRoleResolution),
@@ -124,12 +150,17 @@ export class ModelService implements ModelRoles {
     };
   }
 
-  /** Probes servers again and re-resolves roles; concurrent calls share one probe. */
+  /** Probes servers and the models folder again and re-resolves roles; concurrent calls share one probe. */
   refresh(): Promise<ModelsStatus> {
     this.refreshing ??= (async () => {
       try {
         const candidates = this.deps.candidates?.() ?? localCandidates();
-        this.servers = await detectServers(candidates, { fetch: this.deps.fetch, ...this.deps.probe });
+        const [servers, folder] = await Promise.all([
+          detectServers(candidates, { fetch: this.deps.fetch, ...this.deps.probe }),
+          scanModelsFolder(this.modelsDir, this.catalogue),
+        ]);
+        this.servers = servers;
+        this.folder = folder;
         this.applyResolution();
         return this.status();
       } finally {
@@ -139,28 +170,77 @@ export class ModelService implements ModelRoles {
     return this.refreshing;
   }
 
+  /** Servers found at the last detection, with what each model can do. */
+  inventory(): ServerInventory[] {
+    return this.servers.map((server) => ({ ...server }));
+  }
+
+  /** The models folder as last scanned. */
+  modelsFolder(): ModelsFolder {
+    return this.folder;
+  }
+
   /** How each role is served now, with the details the public status leaves out. */
   resolvedRoles(): ResolvedRole[] {
     return this.roles.map((role) => ({ ...role }));
   }
 
-  /** What each reachable Ollama holds in memory now (/api/ps); a server that fails to say is skipped. */
+  /** The machine the advice is for: the measured one, or a typical one before measuring. */
+  adviceMachine(): AdviceMachine {
+    const budget = this.deps.memory();
+    if (budget.totalBytes <= 0) return TYPICAL_MACHINE;
+    return {
+      totalBytes: budget.totalBytes,
+      unifiedMemory: budget.unifiedMemory,
+      appleSilicon: budget.unifiedMemory,
+    };
+  }
+
+  /** How to get a model for `role` on this machine. */
+  advice(role: ModelRole): string {
+    return roleAdvice(role, this.adviceMachine(), this.modelsDir);
+  }
+
+  /**
+   * What each reachable server holds in memory now: Ollama says it (/api/ps, with the part in VRAM);
+   * other servers do not, so their loaded models are listed with an unknown size.
+   */
   async loadedServerModels(signal?: AbortSignal): Promise<LoadedServerModel[]> {
-    const ollamas = this.servers.filter((server) => server.reachable && server.kind === 'ollama');
     const lists = await Promise.all(
-      ollamas.map(async (server) => {
-        try {
-          const running = await this.ollama(server.endpoint).runningModels(signal);
-          return running.map((model) => ({
-            endpoint: server.endpoint,
-            name: model.name,
-            sizeBytes: model.sizeBytes,
-            vramBytes: model.vramBytes,
-          }));
-        } catch {
-          return [];
-        }
-      }),
+      this.servers
+        .filter((server) => server.reachable)
+        .map(async (server): Promise<LoadedServerModel[]> => {
+          if (server.kind !== 'ollama') {
+            const roleModels = new Set(
+              this.roles.filter((role) => role.endpoint === server.endpoint).map((role) => role.model),
+            );
+            return [...roleModels].flatMap((name) =>
+              name
+                ? [
+                    {
+                      endpoint: server.endpoint,
+                      server: server.label,
+                      name,
+                      sizeBytes: null,
+                      vramBytes: null,
+                    },
+                  ]
+                : [],
+            );
+          }
+          try {
+            const running = await this.ollama(server.endpoint).runningModels(signal);
+            return running.map((model) => ({
+              endpoint: server.endpoint,
+              server: server.label,
+              name: model.name,
+              sizeBytes: model.sizeBytes,
+              vramBytes: model.vramBytes,
+            }));
+          } catch {
+            return [];
+          }
+        }),
     );
     return lists.flat();
   }
@@ -202,20 +282,48 @@ export class ModelService implements ModelRoles {
     });
   }
 
-  download(model: string): DownloadProgress {
-    const entry = this.catalogue.find((candidate) => candidate.id === model);
-    if (!entry) {
+  /** Downloads every file of a catalogue model (weights, projector, companions) into the models folder. */
+  download(modelId: string): DownloadProgress[] {
+    const model = this.catalogue.find((candidate) => candidate.id === modelId);
+    if (!model) {
       throw new QuireError(
         'not_found',
-        `Quire has no download called ${model}. Known: ${this.catalogue.map((item) => item.id).join(', ')}.`,
+        `Quire has no download called ${modelId}. Known: ${this.catalogue.map((item) => item.id).join(', ')}.`,
       );
     }
+    const endpoint = this.deps.hubEndpoint;
+    const files = model.files.map((file) => ({
+      fileName: file.fileName,
+      url: fileUrl(file, endpoint),
+      sha256: file.sha256,
+      sizeBytes: file.sizeBytes,
+    }));
+    const weights = model.files[0]!;
+    const companions = model.companionFiles.map((fileName) => ({
+      fileName,
+      url: fileUrl({ ...weights, fileName }, endpoint),
+      sha256: null,
+      sizeBytes: undefined,
+    }));
+    return [...companions, ...files].map((file) =>
+      this.downloads.start({
+        id: `${model.id}/${file.fileName}`,
+        model: `${model.label}: ${file.fileName}`,
+        url: file.url,
+        fileName: localFileName(model, file.fileName),
+        sha256: file.sha256,
+        ...(file.sizeBytes !== undefined ? { sizeBytes: file.sizeBytes } : {}),
+      }),
+    );
+  }
+
+  /** Pulls a model into a running Ollama, with Ollama's own progress. */
+  pull(ollamaModel: string, endpoint: string): DownloadProgress {
     return this.downloads.start({
-      model: entry.id,
-      url: entry.url,
-      fileName: entry.fileName,
-      sizeBytes: entry.sizeBytes,
-      ...(entry.sha256 ? { sha256: entry.sha256 } : {}),
+      kind: 'ollama',
+      id: `ollama:${ollamaModel}`,
+      model: ollamaModel,
+      endpoint,
     });
   }
 
@@ -240,23 +348,19 @@ export class ModelService implements ModelRoles {
     return this.roles.find((candidate) => candidate.role === role)!;
   }
 
-  /** The GGUF used in-process: the one given at start, else a finished catalogue download. */
-  private localPath(): string | null {
-    if (this.deps.localModelPath) return this.deps.localModelPath;
-    for (const entry of this.catalogue) {
-      if (!entry.roles.includes('answer')) continue;
-      const path = this.downloads.filePath(entry.fileName);
-      if (existsSync(path)) return path;
-    }
-    return null;
-  }
-
   private resolve(): ResolvedRole[] {
+    const localModels: Partial<Record<ModelRole, LocalModel>> = {};
+    for (const role of ROLE_ORDER) {
+      const local = localModelFor(role, this.folder, this.catalogue);
+      if (local) localModels[role] = local;
+    }
     return resolveRoles({
       settings: this.deps.settings?.() ?? {},
       servers: this.servers,
-      localModelPath: this.localPath(),
+      localModelPath: this.deps.localModelPath ?? null,
+      localModels,
       inProcess: this.deps.inProcess?.() ?? { allowed: true },
+      advice: (role) => this.advice(role),
     });
   }
 
@@ -272,7 +376,8 @@ export class ModelService implements ModelRoles {
   private downloadChanged(progress: DownloadProgress): void {
     this.deps.onDownload?.(progress);
     if (progress.state === 'downloading' && progress.bytesDone > 0) return;
-    if (progress.state === 'done') this.applyResolution();
+    // A finished file or pull can change what serves a role: look again.
+    if (progress.state === 'done') void this.refresh().catch(() => undefined);
     else this.deps.onStatus?.(this.status());
   }
 
@@ -313,8 +418,10 @@ export class ModelService implements ModelRoles {
     });
   }
 
-  private loadLocal(path: string): Promise<LocalModel> {
-    if (this.localModel?.path === path) return this.localModel.loading;
+  /** One in-process model per file: the chat model and the embedding model can both be loaded. */
+  private loadLocal(path: string): Promise<InProcessModel> {
+    const existing = this.localModels.get(path);
+    if (existing) return existing;
     const create = this.deps.createLocalModel;
     if (!create) {
       return Promise.reject(
@@ -322,9 +429,9 @@ export class ModelService implements ModelRoles {
       );
     }
     const loading = create(path);
-    this.localModel = { path, loading };
+    this.localModels.set(path, loading);
     loading.catch(() => {
-      if (this.localModel?.loading === loading) this.localModel = null;
+      if (this.localModels.get(path) === loading) this.localModels.delete(path);
     });
     return loading;
   }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { ModelSettings, type ModelRole, type RoleChoice } from '../../shared/domain/models';
 import { readJsonOr, writeJsonAtomic } from '../common/atomicFile';
 
-const EMPTY: ModelSettings = { roles: {}, servers: [] };
+const EMPTY: ModelSettings = { roles: {}, servers: [], setupDismissed: false };
 
 /** The user's model choices (a model per role, extra servers), kept in `<dataDir>/model-settings.json`. */
 export class ModelSettingsStore {
@@ -33,6 +33,21 @@ export class ModelSettingsStore {
     if (choice) roles[role] = choice;
     else delete roles[role];
     return this.save({ ...this.settings, roles });
+  }
+
+  /** Several roles in one save (the setup writes its whole set at once); null clears a role. */
+  async chooseRoles(choices: Partial<Record<ModelRole, RoleChoice | null>>): Promise<ModelSettings> {
+    const roles = { ...this.settings.roles };
+    for (const [role, choice] of Object.entries(choices) as Array<[ModelRole, RoleChoice | null]>) {
+      if (choice) roles[role] = choice;
+      else delete roles[role];
+    }
+    return this.save({ ...this.settings, roles, setupDismissed: true });
+  }
+
+  /** The user put the first-run setup off; the Models panel still offers it. */
+  async dismissSetup(): Promise<ModelSettings> {
+    return this.save({ ...this.settings, setupDismissed: true });
   }
 
   async setServers(servers: string[]): Promise<ModelSettings> {

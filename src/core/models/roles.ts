@@ -1,8 +1,17 @@
 /*
- * Which model serves which role, and why, as a pure function of settings, detected servers, an optional
- * local GGUF and what memory allows. Running servers come first, then the in-process model.
+ * Which model serves which role, and why, as a pure function of settings, detected servers, the
+ * models folder, an optional `--model` GGUF and what memory allows. Every entry point (the app,
+ * `quire serve`, each CLI command) resolves through here, so they agree.
+ *
+ * Order, per role:
+ * - decide, answer: `--model` / QUIRE_MODEL, then the choice in settings, then a running server, then
+ *   the models folder;
+ * - embed: the choice in settings, a running server, the models folder, then `--model`;
+ * - pageEmbed: the choice in settings, a ColQwen server, then page vectors built from the embed role;
+ * - see: the choice in settings, then a vision model on a running server.
  */
 import type { ModelRole, RoleResolution } from '../../shared/domain/models';
+import type { LocalModel } from './catalogue/modelsFolder';
 import type { ServerInventory } from './detection/detectServers';
 import type { ModelCapability, ServedModel } from './detection/modelCapabilities';
 import { can } from './detection/modelCapabilities';
@@ -25,9 +34,13 @@ export interface InProcessAllowance {
 export interface ResolveRolesInput {
   settings: RoleSettings;
   servers: ServerInventory[];
-  /** From `--model` or QUIRE_MODEL: a GGUF that serves every text role. */
+  /** From `--model` or QUIRE_MODEL: a GGUF for the text roles. */
   localModelPath: string | null;
+  /** What the models folder offers each role (catalogue downloads and GGUF files put there). */
+  localModels?: Partial<Record<ModelRole, LocalModel>>;
   inProcess?: InProcessAllowance;
+  /** How to get a model for a role on this machine (catalogue/advice.ts). */
+  advice?: (role: ModelRole) => string;
 }
 
 export interface ResolvedRole extends RoleResolution {
@@ -55,27 +68,16 @@ const WHAT: Record<ModelRole, string> = {
   pageEmbed: 'multi-vector (ColQwen/ColPali) model',
 };
 
-const OLLAMA_SUGGESTION: Record<ModelRole, string> = {
-  decide: 'qwen3:8b',
-  answer: 'qwen3:8b',
-  see: 'qwen2.5vl:7b',
-  embed: 'nomic-embed-text',
-  pageEmbed: 'nomic-embed-text',
+const GENERIC_ADVICE: Record<ModelRole, string> = {
+  decide:
+    'run `quire models setup`, pull a chat model with Ollama, or put a GGUF chat model in the models folder',
+  answer:
+    'run `quire models setup`, pull a chat model with Ollama, or put a GGUF chat model in the models folder',
+  embed: 'run `quire models setup`, pull an embedding model with Ollama, or start an embeddings server',
+  see: 'run `quire models setup` or pull a vision model with Ollama; until then answers read page text only',
+  pageEmbed:
+    'page-image search needs a page embedder or a ColQwen server; until then page vectors come from the text embedder',
 };
-
-function howToGet(role: ModelRole): string {
-  switch (role) {
-    case 'decide':
-    case 'answer':
-      return 'pull one with Ollama (`ollama pull qwen3:8b`), start an MLX server (`mlx_lm.server --model mlx-community/Qwen3-8B-4bit`), or let Quire download a GGUF model.';
-    case 'embed':
-      return 'pull one with Ollama (`ollama pull nomic-embed-text`), start an embeddings server (mlx-embeddings-server, Infinity, LM Studio), or let Quire download a GGUF embedding model.';
-    case 'see':
-      return 'pull one with Ollama (`ollama pull qwen2.5vl:7b`) or start `mlx_vlm.server`; until then answers read page text only.';
-    case 'pageEmbed':
-      return 'page search needs a text embedder (see the embed role) or a ColQwen server (mlx-embeddings-server or Infinity).';
-  }
-}
 
 function suits(model: ServedModel, role: ModelRole): boolean {
   if (role === 'embed') return can(model, 'embed') && !can(model, 'multiVector');
@@ -88,8 +90,10 @@ function sameModel(server: ServerInventory, listed: string, wanted: string): boo
   return server.kind === 'ollama' && (listed === `${wanted}:latest` || `${listed}:latest` === wanted);
 }
 
-function serverName(server: ServerInventory): string {
-  return `${server.label} at ${server.endpoint.replace(/^https?:\/\//, '')}`;
+/** "Ollama at 127.0.0.1:11434", or just the address when that is all the label says. */
+export function serverName(server: Pick<ServerInventory, 'label' | 'endpoint'>): string {
+  const address = server.endpoint.replace(/^https?:\/\//, '').replace(/\/+$/, '');
+  return server.label === address || server.label === '' ? address : `${server.label} at ${address}`;
 }
 
 function fromServer(
@@ -130,143 +134,201 @@ function isLocalPath(model: string): boolean {
   return /\.gguf$/i.test(model) || model.startsWith('/') || /^[a-z]:\\/i.test(model);
 }
 
-/** The user's choice for a role, or why it cannot be honoured. */
-function resolveChoice(
-  role: ModelRole,
-  choice: RoleChoice,
-  servers: ServerInventory[],
-  inProcess: InProcessAllowance,
-): ResolvedRole | string {
-  if (isLocalPath(choice.model)) {
-    if (role === 'see')
-      return `\`${choice.model}\` (chosen in settings) is a local GGUF, which cannot read images here`;
-    if (!inProcess.allowed)
-      return `\`${choice.model}\` (chosen in settings) does not fit in memory: ${inProcess.reason ?? 'not enough free memory'}`;
-    return fromLocal(role, choice.model, `Chosen in settings: runs in-process from \`${choice.model}\`.`);
-  }
-  const candidates = servers.filter(
-    (server) =>
-      choice.endpoint === undefined ||
-      server.endpoint.replace(/\/+$/, '') === choice.endpoint.replace(/\/+$/, ''),
-  );
-  for (const server of candidates) {
-    if (!server.reachable) continue;
-    const served = server.served.find((model) => sameModel(server, model.name, choice.model));
-    if (served)
-      return fromServer(role, server, served, `Chosen in settings; served by ${serverName(server)}.`);
-  }
-  const ollama = candidates.find((server) => server.reachable && server.kind === 'ollama');
-  if (ollama)
-    return `\`${choice.model}\` (chosen in settings) is not pulled in Ollama: run \`ollama pull ${choice.model}\``;
-  return `\`${choice.model}\` (chosen in settings) is not served by any running server`;
-}
+class Resolution {
+  private readonly resolved = new Map<ModelRole, ResolvedRole>();
+  private readonly inProcess: InProcessAllowance;
 
-function firstServed(role: ModelRole, servers: ServerInventory[], preferred?: string): ResolvedRole | null {
-  const reachable = servers.filter((server) => server.reachable);
-  if (preferred !== undefined) {
+  constructor(private readonly input: ResolveRolesInput) {
+    this.inProcess = input.inProcess ?? { allowed: true };
+  }
+
+  get(role: ModelRole): ResolvedRole | undefined {
+    return this.resolved.get(role);
+  }
+
+  set(role: ModelRole, value: ResolvedRole): void {
+    this.resolved.set(role, value);
+  }
+
+  private advice(role: ModelRole): string {
+    return this.input.advice?.(role) ?? GENERIC_ADVICE[role];
+  }
+
+  /** The user's choice for a role, or why it cannot be honoured. */
+  choice(role: ModelRole): ResolvedRole | string | null {
+    const choice = this.input.settings[role];
+    if (!choice) return null;
+    if (isLocalPath(choice.model)) {
+      if (role === 'see' || role === 'pageEmbed')
+        return `\`${choice.model}\` (chosen in settings) is a local GGUF, which this build cannot use for ${WHAT[role]}s`;
+      if (!this.inProcess.allowed)
+        return `\`${choice.model}\` (chosen in settings) does not fit in memory: ${this.inProcess.reason ?? 'not enough free memory'}`;
+      return fromLocal(role, choice.model, `Chosen in settings: runs in-process from \`${choice.model}\`.`);
+    }
+    const candidates = this.input.servers.filter(
+      (server) =>
+        choice.endpoint === undefined ||
+        server.endpoint.replace(/\/+$/, '') === choice.endpoint.replace(/\/+$/, ''),
+    );
+    for (const server of candidates) {
+      if (!server.reachable) continue;
+      const served = server.served.find((model) => sameModel(server, model.name, choice.model));
+      if (served)
+        return fromServer(role, server, served, `Chosen in settings; served by ${serverName(server)}.`);
+    }
+    const ollama = candidates.find((server) => server.reachable && server.kind === 'ollama');
+    if (ollama)
+      return `\`${choice.model}\` (chosen in settings) is not pulled in Ollama: run \`ollama pull ${choice.model}\``;
+    return `\`${choice.model}\` (chosen in settings) is not served by any running server`;
+  }
+
+  served(role: ModelRole): ResolvedRole | null {
+    const reachable = this.input.servers.filter((server) => server.reachable);
+    // One chat model for deciding, answering and seeing keeps a single model in memory.
+    const answer = this.get('answer');
+    const preferred = (role === 'decide' || role === 'see') && answer?.via === 'server' ? answer.model : null;
+    if (preferred !== null) {
+      for (const server of reachable) {
+        const model = server.served.find(
+          (candidate) => candidate.name === preferred && suits(candidate, role),
+        );
+        if (model)
+          return fromServer(
+            role,
+            server,
+            model,
+            `Served by ${serverName(server)} (\`${model.name}\`, also the answer model).`,
+          );
+      }
+    }
     for (const server of reachable) {
-      const model = server.served.find((candidate) => candidate.name === preferred && suits(candidate, role));
+      const model = server.served.find((candidate) => suits(candidate, role));
       if (model)
         return fromServer(
           role,
           server,
           model,
-          `Served by ${serverName(server)} (\`${model.name}\`, also the answer model).`,
+          `Served by ${serverName(server)} (\`${model.name}\`, the first ${WHAT[role]} it lists).`,
         );
     }
+    return null;
   }
-  for (const server of reachable) {
-    const model = server.served.find((candidate) => suits(candidate, role));
-    if (model)
-      return fromServer(
-        role,
-        server,
-        model,
-        `Served by ${serverName(server)} (\`${model.name}\`, the first ${WHAT[role]} it lists).`,
-      );
+
+  /** A GGUF run in-process, or why memory does not allow it. */
+  inProcessModel(role: ModelRole, path: string, why: string): ResolvedRole {
+    if (this.inProcess.allowed) return fromLocal(role, path, why);
+    return nothing(
+      role,
+      `\`${path}\` does not fit in memory (${this.inProcess.reason ?? 'not enough free memory'}); ${this.advice(role)}`,
+    );
   }
-  return null;
+
+  /** Says which running servers lack the model, so the user knows where to add one. */
+  missing(role: ModelRole, extra = ''): ResolvedRole {
+    const reachable = this.input.servers.filter((server) => server.reachable);
+    const where =
+      reachable.length === 0
+        ? `No model server is running and no ${WHAT[role]} is set up`
+        : `${reachable.map(serverName).join(', ')} ${reachable.length === 1 ? 'is' : 'are'} running but ${reachable.length === 1 ? 'has' : 'have'} no ${WHAT[role]}`;
+    return nothing(role, `${where}${extra}: ${this.advice(role)}`);
+  }
+
+  local(role: ModelRole): LocalModel | undefined {
+    return this.input.localModels?.[role];
+  }
 }
 
-/** Says which running servers lack the model, so the user knows where to add one. */
-function missingAt(role: ModelRole, servers: ServerInventory[]): string {
-  const reachable = servers.filter((server) => server.reachable);
-  if (reachable.length === 0) return `No model server is running and no ${WHAT[role]} is set up`;
-  const ollama = reachable.find((server) => server.kind === 'ollama');
-  const names = reachable.map(serverName).join(', ');
-  const pull = ollama && role !== 'pageEmbed' ? ` (run \`ollama pull ${OLLAMA_SUGGESTION[role]}\`)` : '';
-  return `${names} ${reachable.length === 1 ? 'is' : 'are'} running but ${reachable.length === 1 ? 'has' : 'have'} no ${WHAT[role]}${pull}`;
-}
-
-function resolveOne(
-  role: ModelRole,
+function resolveText(
+  role: 'decide' | 'answer' | 'embed',
+  r: Resolution,
   input: ResolveRolesInput,
-  resolved: Map<ModelRole, ResolvedRole>,
 ): ResolvedRole {
-  const inProcess = input.inProcess ?? { allowed: true };
-  let prefix = '';
-  const choice = input.settings[role];
-  if (choice) {
-    const chosen = resolveChoice(role, choice, input.servers, inProcess);
-    if (typeof chosen !== 'string') return chosen;
-    prefix = `${chosen}; `;
-  }
+  const flag = input.localModelPath;
+  if (flag !== null && role !== 'embed')
+    return r.inProcessModel(
+      role,
+      flag,
+      `Runs in-process from the GGUF given with --model / QUIRE_MODEL (\`${flag}\`).`,
+    );
+  const chosen = r.choice(role);
+  if (chosen !== null && typeof chosen !== 'string') return chosen;
+  const prefix = typeof chosen === 'string' ? `${chosen}; ` : '';
   const withPrefix = (result: ResolvedRole): ResolvedRole =>
     prefix === ''
       ? result
       : { ...result, reason: `${prefix}${result.reason.charAt(0).toLowerCase()}${result.reason.slice(1)}` };
-
-  // One chat model for deciding and answering keeps a single model in memory.
-  const preferred =
-    role === 'decide' || role === 'see' ? (resolved.get('answer')?.model ?? undefined) : undefined;
-  const served = firstServed(
-    role,
-    input.servers,
-    resolved.get('answer')?.via === 'server' ? preferred : undefined,
-  );
+  const served = r.served(role);
   if (served) return withPrefix(served);
-
-  if (role === 'pageEmbed') {
-    const embed = resolved.get('embed');
-    if (embed && embed.via !== 'none') {
-      return withPrefix({
-        ...embed,
-        role,
-        via: 'segments',
-        supportsImages: false,
-        reason: `No multi-vector (ColQwen/ColPali) server found: page vectors are built line by line with the embedding model \`${embed.model}\`. For search over page images, start mlx-embeddings-server or Infinity with a ColQwen model.`,
-      });
-    }
-    return withPrefix(nothing(role, `${missingAt(role, input.servers)}: ${howToGet(role)}`));
-  }
-
-  if (input.localModelPath !== null && role !== 'see') {
-    if (inProcess.allowed) {
-      return withPrefix(
-        fromLocal(
-          role,
-          input.localModelPath,
-          `No running server offers ${WHAT[role].startsWith('e') ? 'an' : 'a'} ${WHAT[role]}: runs in-process from the GGUF given with --model / QUIRE_MODEL.`,
-        ),
-      );
-    }
+  const local = r.local(role);
+  if (local) {
+    const what = local.catalogue
+      ? `${local.catalogue.label}, downloaded by the setup`
+      : 'a GGUF put in the models folder';
     return withPrefix(
-      nothing(
-        role,
-        `The GGUF given with --model / QUIRE_MODEL does not fit in memory (${inProcess.reason ?? 'not enough free memory'}); ${howToGet(role)}`,
-      ),
+      r.inProcessModel(role, local.path, `Runs in-process from ${what} (\`${local.path}\`).`),
     );
   }
-  return withPrefix(nothing(role, `${missingAt(role, input.servers)}: ${howToGet(role)}`));
+  if (flag !== null)
+    return withPrefix(
+      r.inProcessModel(
+        role,
+        flag,
+        `No embedding model is set up: embeds with the GGUF given with --model / QUIRE_MODEL (\`${flag}\`).`,
+      ),
+    );
+  return withPrefix(r.missing(role));
+}
+
+/** A downloaded model whose runtime this build lacks, said plainly. */
+function notRunnable(local: LocalModel): string {
+  return `${local.catalogue?.label ?? local.path} is downloaded (\`${local.path}\`), but this build cannot run it in-process yet`;
+}
+
+function resolvePageEmbed(r: Resolution): ResolvedRole {
+  const chosen = r.choice('pageEmbed');
+  if (chosen !== null && typeof chosen !== 'string') return chosen;
+  const served = r.served('pageEmbed');
+  if (served) return served;
+  const local = r.local('pageEmbed');
+  const before = [
+    ...(typeof chosen === 'string' ? [chosen] : []),
+    ...(local && !local.runtimeReady
+      ? [notRunnable(local)]
+      : ['No multi-vector (ColQwen/ColPali) model is running']),
+  ].join('; ');
+  const embed = r.get('embed');
+  if (embed && embed.via !== 'none') {
+    return {
+      ...embed,
+      role: 'pageEmbed',
+      via: 'segments',
+      supportsImages: false,
+      reason: `${before}: page vectors are built line by line with the embedding model \`${embed.model}\`. For search over page images, start mlx-embeddings-server or Infinity with a ColQwen model.`,
+    };
+  }
+  return r.missing('pageEmbed', local && !local.runtimeReady ? `; ${notRunnable(local)}` : '');
+}
+
+function resolveSee(r: Resolution): ResolvedRole {
+  const chosen = r.choice('see');
+  if (chosen !== null && typeof chosen !== 'string') return chosen;
+  const served = r.served('see');
+  if (served) return served;
+  const local = r.local('see');
+  const notes = [
+    ...(typeof chosen === 'string' ? [`; ${chosen}`] : []),
+    ...(local && !local.runtimeReady ? [`; ${notRunnable(local)}`] : []),
+  ].join('');
+  return r.missing('see', notes);
 }
 
 /** One resolution per role, in ROLE_ORDER; `answer` is settled first so `decide` and `see` can reuse it. */
 export function resolveRoles(input: ResolveRolesInput): ResolvedRole[] {
-  const resolved = new Map<ModelRole, ResolvedRole>();
-  for (const role of ['answer', 'decide', 'embed', 'pageEmbed', 'see'] as const) {
-    resolved.set(role, resolveOne(role, input, resolved));
-  }
-  return ROLE_ORDER.map((role) => resolved.get(role)!);
+  const r = new Resolution(input);
+  for (const role of ['answer', 'decide', 'embed'] as const) r.set(role, resolveText(role, r, input));
+  r.set('pageEmbed', resolvePageEmbed(r));
+  r.set('see', resolveSee(r));
+  return ROLE_ORDER.map((role) => r.get(role)!);
 }
 
 /** The shape shown to the user. */

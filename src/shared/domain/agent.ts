@@ -15,6 +15,18 @@ export type Citation = z.infer<typeof Citation>;
 
 const base = { runId: z.string(), at: z.number() };
 
+/**
+ * How a run ended, as the user is told:
+ * - answered: the answer passed the check and cites at least one page (or, for a question about the
+ *   files themselves, rests on the file listing);
+ * - unverified: the answer failed the check; it is shown with what is wrong;
+ * - declined: the documents do not cover the question, and the answer says so;
+ * - failed: no answer (a model or tool failure, or the time limit);
+ * - cancelled: the user stopped it.
+ */
+export const AnswerStatus = z.enum(['answered', 'unverified', 'declined', 'failed', 'cancelled']);
+export type AnswerStatus = z.infer<typeof AnswerStatus>;
+
 /** Everything an agent run reports, in order; the list of them is the run's trace. */
 export const AgentEvent = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('plan'), requirements: z.array(z.string()) }),
@@ -74,7 +86,7 @@ export const AgentEvent = z.discriminatedUnion('type', [
   z.object({
     ...base,
     type: z.literal('complete'),
-    status: z.enum(['answered', 'cancelled', 'failed']),
+    status: AnswerStatus,
     ms: z.number().nonnegative(),
     error: z.string().nullable(),
   }),
@@ -88,7 +100,7 @@ export const ChatTurn = z.object({
   answer: z.string().nullable(),
   citations: z.array(Citation),
   insufficiencies: z.array(z.string()),
-  status: z.enum(['running', 'answered', 'cancelled', 'failed']),
+  status: z.union([z.literal('running'), AnswerStatus]),
   startedAt: z.number(),
 });
 export type ChatTurn = z.infer<typeof ChatTurn>;

@@ -32,6 +32,8 @@ export const DownloadState = z.enum(['queued', 'downloading', 'paused', 'done', 
 export const DownloadProgress = z.object({
   id: z.string(),
   model: z.string(),
+  /** `file`: from a model host into the models folder; `ollama`: pulled into a running Ollama. */
+  source: z.enum(['file', 'ollama']).default('file'),
   state: DownloadState,
   bytesDone: z.number().nonnegative(),
   bytesTotal: z.number().nonnegative().nullable(),
@@ -54,6 +56,10 @@ export const MemoryEntry = z.object({
   contextSize: z.number().int().positive().optional(),
   /** Memory held by a server process rather than by Quire. */
   external: z.boolean(),
+  /** False when a server holds the model but does not say how much memory it takes (shown as unknown). */
+  sizeKnown: z.boolean().optional(),
+  /** Part of weightsBytes the server keeps in GPU memory (Ollama's size_vram), when it says. */
+  gpuBytes: z.number().nonnegative().optional(),
 });
 export type MemoryEntry = z.infer<typeof MemoryEntry>;
 
@@ -90,5 +96,77 @@ export const ModelSettings = z.object({
   roles: z.partialRecord(ModelRole, RoleChoice),
   /** Base URLs of model servers the user added, besides the ones found on this machine. */
   servers: z.array(z.string().url().max(500)).max(20),
+  /** The user said "not now" to the first-run setup; the Models panel still offers it. */
+  setupDismissed: z.boolean().default(false),
 });
 export type ModelSettings = z.infer<typeof ModelSettings>;
+
+/** A file the setup would download: pinned, with its published size and sha256 (null when none is published). */
+export const ProposedFile = z.object({
+  fileName: z.string(),
+  repository: z.string(),
+  revision: z.string().nullable(),
+  url: z.string(),
+  sizeBytes: z.number().positive(),
+  /** False when only a rounded size is published; the host's stated size is used at download. */
+  sizeExact: z.boolean(),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
+  present: z.boolean(),
+});
+export type ProposedFile = z.infer<typeof ProposedFile>;
+
+/** How the setup would serve one role, and why. */
+export const RoleProposal = z.object({
+  role: ModelRole,
+  modelId: z.string(),
+  label: z.string(),
+  /** download: files from the model host; ollama: `ollama pull`; present: already on disk; server: already served. */
+  source: z.enum(['download', 'ollama', 'present', 'server']),
+  /** The Ollama model to pull, for source `ollama`. */
+  ollamaModel: z.string().nullable(),
+  /** The server's address, for sources `ollama` and `server`. */
+  server: z.string().nullable(),
+  files: z.array(ProposedFile),
+  /** Small files fetched beside the weights (tokenizer, configs). */
+  companionFiles: z.array(z.string()),
+  downloadBytes: z.number().nonnegative(),
+  /** Memory the model takes when loaded at Quire's default context; null when unknown. */
+  memoryBytes: z.number().nonnegative().nullable(),
+  licence: z.string(),
+  /** One line with a published number and its source. */
+  quality: z.string(),
+  reason: z.string(),
+  /** Whether this build can run it once it is there (false: downloaded now, used once the runtime lands). */
+  runtimeReady: z.boolean(),
+});
+export type RoleProposal = z.infer<typeof RoleProposal>;
+
+/** One model set for this machine, covering every role. */
+export const SetupProposal = z.object({
+  machine: z.object({
+    totalMemoryBytes: z.number().nonnegative(),
+    unifiedMemory: z.boolean(),
+    appleSilicon: z.boolean(),
+    acceleration: z.enum(['metal', 'cpu']),
+    freeDiskBytes: z.number().nonnegative().nullable(),
+    modelsDir: z.string(),
+  }),
+  found: z.object({
+    servers: z.array(z.string()),
+    ollamaModels: z.array(z.string()),
+    modelFiles: z.array(z.string()),
+  }),
+  roles: z.array(RoleProposal),
+  totals: z.object({
+    downloadBytes: z.number().nonnegative(),
+    /** The models that stay loaded (all but the vision model, which loads to read pages). */
+    memoryBytes: z.number().nonnegative(),
+    peakMemoryBytes: z.number().nonnegative(),
+    fitsOnDisk: z.boolean().nullable(),
+  }),
+  notes: z.array(z.string()),
+});
+export type SetupProposal = z.infer<typeof SetupProposal>;

@@ -25,6 +25,15 @@ export const SearchHit = z.object({
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 
+/** What a text search returned, the mode that actually ran, and why it differs from the one asked for. */
+export const ChunkSearchResult = z.object({
+  hits: z.array(SearchHit),
+  mode: SearchMode,
+  /** Set when the search ran differently from what was asked (e.g. BM25 only: no embeddings). */
+  notice: z.string().nullable(),
+});
+export type ChunkSearchResult = z.infer<typeof ChunkSearchResult>;
+
 export const PageImage = z.object({
   documentId: z.string(),
   page: z.number().int().positive(),

@@ -13,8 +13,9 @@ import {
   ModelSettings,
   ModelsStatus,
   RoleChoice,
+  SetupProposal,
 } from '../domain/models';
-import { PageImage, SearchHit, SearchMode } from '../domain/search';
+import { ChunkSearchResult, PageImage, SearchMode } from '../domain/search';
 import type { ErrorInfo } from '../errors';
 
 const id = z.string().min(1).max(200);
@@ -47,8 +48,10 @@ export const calls = {
         mode: SearchMode.optional(),
       })
       .strict(),
-    output: z.array(SearchHit),
+    output: ChunkSearchResult,
   },
+  /** Set while text searches run on BM25 alone, saying why (no embedding model, vectors not ready). */
+  'search.notice': { input: empty, output: z.object({ notice: z.string().nullable() }) },
   'pages.get': {
     input: z
       .object({
@@ -61,7 +64,16 @@ export const calls = {
   },
   'models.status': { input: empty, output: ModelsStatus },
   'models.refresh': { input: empty, output: ModelsStatus },
-  'models.download': { input: z.object({ model: id }).strict(), output: DownloadProgress },
+  /** Every file of a catalogue model, one download each. */
+  'models.download': { input: z.object({ model: id }).strict(), output: z.array(DownloadProgress) },
+  /** The model set the setup proposes for this machine. */
+  'models.recommend': { input: empty, output: SetupProposal },
+  /** Starts the setup for these roles (all by default); finishing saves the choices. */
+  'models.setup': {
+    input: z.object({ roles: z.array(ModelRole).min(1).max(5).optional() }).strict(),
+    output: z.object({ downloads: z.array(DownloadProgress) }),
+  },
+  'models.dismissSetup': { input: empty, output: ModelSettings },
   'models.pauseDownload': { input: z.object({ downloadId: id }).strict(), output: DownloadProgress },
   'models.resumeDownload': { input: z.object({ downloadId: id }).strict(), output: DownloadProgress },
   'models.cancelDownload': { input: z.object({ downloadId: id }).strict(), output: DownloadProgress },

@@ -56,7 +56,8 @@ export const textSearch: Tool<Inputs> = {
       name: inputs.query,
       text: lines.join('\n'),
       items: hits.length,
-      summary: `${hits.length} passage(s) for "${inputs.query}"`,
+      // The search says when it ran on keywords alone although meaning was asked for.
+      summary: `${hits.length} passage(s) for "${inputs.query}"${inputs.mode !== 'bm25' && hits[0]?.mode === 'bm25' ? ' (BM25 only: no text embeddings yet)' : ''}`,
     };
   },
 };

@@ -61,6 +61,8 @@ export interface OllamaChatResult {
 }
 
 const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+/** Ollama is quiet while it verifies a large layer's digest: allow it minutes, not seconds. */
+const PULL_IDLE_TIMEOUT_MS = 10 * 60_000;
 
 function record(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
@@ -218,6 +220,63 @@ export class OllamaClient {
     throw new QuireError(
       'model_failed',
       `The server at ${this.address} closed the stream before \`${body.model}\` finished its answer.`,
+    );
+  }
+
+  /**
+   * Pulls a model as `ollama pull` does, reporting bytes across all its layers as Ollama streams them.
+   * A pull that stops part-way resumes from Ollama's partial layers the next time.
+   */
+  async pull(
+    model: string,
+    onProgress: (progress: { bytesDone: number; bytesTotal: number | null; status: string }) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const lines = requestLines(
+      { ...this.endpoint, idleTimeoutMs: Math.max(this.endpoint.idleTimeoutMs, PULL_IDLE_TIMEOUT_MS) },
+      { method: 'POST', path: '/api/pull', body: { model, stream: true }, signal },
+      (status, bodyText) =>
+        new QuireError(
+          'model_unavailable',
+          `Ollama could not pull \`${model}\`: ${serverMessage(bodyText)}`,
+          {
+            status,
+          },
+        ),
+    );
+    const layers = new Map<string, { total: number; completed: number }>();
+    for await (const line of lines) {
+      if (line.trim() === '') continue;
+      let message: Record<string, unknown>;
+      try {
+        message = record(JSON.parse(line));
+      } catch {
+        throw new QuireError(
+          'model_failed',
+          `Ollama at ${this.address} sent a line that is not JSON: ${line.slice(0, 120)}`,
+        );
+      }
+      if (typeof message.error === 'string')
+        throw new QuireError('model_unavailable', `Ollama could not pull \`${model}\`: ${message.error}`);
+      const status = String(message.status ?? '');
+      const digest = stringOrNull(message.digest);
+      const total = numberOrNull(message.total);
+      if (digest !== null && total !== null)
+        layers.set(digest, {
+          total,
+          completed: numberOrNull(message.completed) ?? layers.get(digest)?.completed ?? 0,
+        });
+      const all = [...layers.values()];
+      onProgress({
+        bytesDone: all.reduce((sum, layer) => sum + layer.completed, 0),
+        bytesTotal: all.length === 0 ? null : all.reduce((sum, layer) => sum + layer.total, 0),
+        status,
+      });
+      if (status === 'success') return;
+    }
+    throw new QuireError(
+      'model_failed',
+      `Ollama at ${this.address} ended the pull of \`${model}\` without saying it succeeded.`,
     );
   }
 

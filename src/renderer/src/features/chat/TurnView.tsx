@@ -1,5 +1,6 @@
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { formatDuration } from '../../lib/format';
+import { AnswerStatusBadge } from './AnswerStatusBadge';
 import { AnswerText } from './AnswerText';
 import { useTraceStore } from '../trace/traceStore';
 import { useChatStore, type TurnView as Turn } from './chatStore';
@@ -26,7 +27,10 @@ export function TurnView({ turn, isLatest }: TurnViewProps) {
       data-run-id={turn.runId}
       data-status={run?.status ?? 'running'}
     >
-      <p className="turn__question">{turn.question}</p>
+      <div className="turn__head">
+        <p className="turn__question">{turn.question}</p>
+        {run && <AnswerStatusBadge status={run.status} />}
+      </div>
       <div
         className="answer"
         data-testid="answer"
@@ -50,7 +54,11 @@ export function TurnView({ turn, isLatest }: TurnViewProps) {
       </div>
       {run && run.insufficiencies.length > 0 && (
         <div className="insufficiencies" data-testid="insufficiencies">
-          <p className="insufficiencies__title">The documents do not fully cover this:</p>
+          <p className="insufficiencies__title">
+            {run.status === 'unverified'
+              ? 'Why this answer is not verified:'
+              : 'The documents do not fully cover this:'}
+          </p>
           <ul>
             {run.insufficiencies.map((gap, index) => (
               <li key={index}>{gap}</li>

@@ -47,7 +47,14 @@ export const useModelsStore = create<ModelsState>(() => ({
   },
   chooseRole: async (role, choice) => applySettings(await quire['models.chooseRole']({ role, choice })),
   setServers: async (servers) => applySettings(await quire['models.setServers']({ servers })),
-  download: async (model) => applyDownload(await quire['models.download']({ model })),
+  download: async (model) => {
+    const result = await quire['models.download']({ model });
+    if (result.ok)
+      useModelsStore.setState((state) => ({
+        downloads: result.value.reduce((list, progress) => upsertDownload(list, progress), state.downloads),
+      }));
+    return errorOf(result);
+  },
   pauseDownload: async (downloadId) => applyDownload(await quire['models.pauseDownload']({ downloadId })),
   resumeDownload: async (downloadId) => applyDownload(await quire['models.resumeDownload']({ downloadId })),
   cancelDownload: async (downloadId) => applyDownload(await quire['models.cancelDownload']({ downloadId })),

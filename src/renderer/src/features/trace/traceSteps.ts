@@ -80,7 +80,14 @@ function describe(event: AgentEvent): Omit<TraceStep, 'key' | 'offsetMs' | 'dura
       return {
         ...base,
         title: `Run ${event.status}`,
-        tone: event.status === 'answered' ? 'success' : event.status === 'failed' ? 'error' : 'warning',
+        tone:
+          event.status === 'answered'
+            ? 'success'
+            : event.status === 'failed'
+              ? 'error'
+              : event.status === 'declined'
+                ? 'normal'
+                : 'warning',
         lines: event.error ? [event.error] : [],
       };
   }

@@ -1,0 +1,99 @@
+/*
+ * What the models folder holds: whole catalogue files (by their path inside the folder) and GGUF
+ * files the user put there. Roles resolution and the setup proposal both read it through
+ * `localModelFor`, so a file that counts for one counts for the other.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ModelRole } from '../../../shared/domain/models';
+import {
+  CATALOGUE,
+  candidatesFor,
+  localFileName,
+  RUNTIMES_IN_THIS_BUILD,
+  type CatalogueModel,
+} from './catalogue';
+
+export interface ModelsFolder {
+  dir: string;
+  /** Catalogue files on disk, whole (their published size, where it is exact). */
+  presentFiles: ReadonlySet<string>;
+  /** Other `.gguf` files at the top of the folder, by name. */
+  otherGgufs: readonly string[];
+}
+
+export interface LocalModel {
+  /** Absolute path of the weights. */
+  path: string;
+  /** Absolute path of the vision projector, for a vision model. */
+  projectorPath: string | null;
+  catalogue: CatalogueModel | null;
+  /** Whether this build can run it in-process. */
+  runtimeReady: boolean;
+}
+
+async function sizeOf(path: string): Promise<number | null> {
+  try {
+    const info = await stat(path);
+    return info.isFile() ? info.size : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function scanModelsFolder(
+  dir: string,
+  catalogue: readonly CatalogueModel[] = CATALOGUE,
+): Promise<ModelsFolder> {
+  const presentFiles = new Set<string>();
+  const known = new Set<string>();
+  for (const model of catalogue) {
+    for (const file of model.files) {
+      const name = localFileName(model, file.fileName);
+      known.add(name);
+      const size = await sizeOf(join(dir, name));
+      if (size !== null && (!file.sizeExact || size === file.sizeBytes)) presentFiles.add(name);
+    }
+  }
+  let names: string[] = [];
+  try {
+    names = await readdir(dir);
+  } catch {
+    // No models folder yet: nothing is there.
+  }
+  const otherGgufs = names.filter((name) => /\.gguf$/i.test(name) && !known.has(name)).sort();
+  return { dir, presentFiles, otherGgufs };
+}
+
+/** A GGUF the user put in the models folder that serves `role`: embedding files by name, projectors never. */
+export function placedGgufFor(role: ModelRole, otherGgufs: readonly string[]): string | null {
+  const isEmbedding = (name: string) => /embed/i.test(name);
+  const isProjector = (name: string) => /mmproj/i.test(name);
+  if (role === 'embed') return otherGgufs.find(isEmbedding) ?? null;
+  if (role === 'decide' || role === 'answer')
+    return otherGgufs.find((name) => !isEmbedding(name) && !isProjector(name)) ?? null;
+  return null;
+}
+
+/** The model in the folder that `role` uses: the strongest whole catalogue model, else a placed GGUF. */
+export function localModelFor(
+  role: ModelRole,
+  folder: ModelsFolder,
+  catalogue: readonly CatalogueModel[] = CATALOGUE,
+): LocalModel | null {
+  for (const model of candidatesFor(role, catalogue)) {
+    const names = model.files.map((file) => localFileName(model, file.fileName));
+    if (!names.every((name) => folder.presentFiles.has(name))) continue;
+    const projector = model.files.find((file) => file.kind === 'projector');
+    const weights = model.files.find((file) => file.kind === 'weights')!;
+    return {
+      path: join(folder.dir, localFileName(model, weights.fileName)),
+      projectorPath: projector ? join(folder.dir, localFileName(model, projector.fileName)) : null,
+      catalogue: model,
+      runtimeReady: RUNTIMES_IN_THIS_BUILD.has(model.runtime),
+    };
+  }
+  const placed = placedGgufFor(role, folder.otherGgufs);
+  if (!placed) return null;
+  return { path: join(folder.dir, placed), projectorPath: null, catalogue: null, runtimeReady: true };
+}

@@ -1,0 +1,161 @@
+/*
+ * First-run model setup: propose one model set for this machine, check the hosts can be reached,
+ * fetch what is missing (files from the model host, or `ollama pull` when Ollama runs), and write
+ * the choice per role to settings once everything arrived. The CLI and the app both drive it.
+ */
+import { join } from 'node:path';
+import type {
+  DownloadProgress,
+  ModelRole,
+  RoleChoice,
+  RoleProposal,
+  SetupProposal,
+} from '../../../shared/domain/models';
+import { QuireError, toErrorInfo } from '../../../shared/errors';
+import { offlineAdvice } from '../catalogue/advice';
+import { proposeModelSet, type MachineFacts } from '../catalogue/recommend';
+import type { FetchLike } from '../http/transport';
+import type { ModelService } from '../modelService';
+import type { ModelSettingsStore } from '../modelSettingsStore';
+
+export interface SetupServiceDeps {
+  models: ModelService;
+  settings: ModelSettingsStore;
+  machine: () => Promise<MachineFacts>;
+  hubEndpoint?: string;
+  fetch?: FetchLike;
+  /** How long the hosts get to answer before setup says they cannot be reached. */
+  reachTimeoutMs?: number;
+}
+
+export interface SetupRun {
+  downloads: DownloadProgress[];
+  /** Resolves once every download stopped; the choices are saved only if all of them finished. */
+  done: Promise<SetupOutcome>;
+}
+
+export interface SetupOutcome {
+  ok: boolean;
+  failed: DownloadProgress[];
+  choices: Partial<Record<ModelRole, RoleChoice>>;
+}
+
+const REACH_TIMEOUT_MS = 8_000;
+
+/** The role's proposal as the download jobs it needs (decide and answer share theirs). */
+function jobIds(role: RoleProposal): string[] {
+  if (role.source === 'ollama' && role.ollamaModel) return [`ollama:${role.ollamaModel}`];
+  if (role.source !== 'download') return [];
+  return [
+    ...role.companionFiles,
+    ...role.files.filter((file) => !file.present).map((file) => file.fileName),
+  ].map((fileName) => `${role.modelId}/${fileName}`);
+}
+
+export class SetupService {
+  private running: SetupRun | null = null;
+
+  constructor(private readonly deps: SetupServiceDeps) {}
+
+  /** The proposal for this machine, after looking for servers and model files again. */
+  async propose(): Promise<SetupProposal> {
+    await this.deps.models.refresh();
+    return proposeModelSet(
+      await this.deps.machine(),
+      { servers: this.deps.models.inventory(), folder: this.deps.models.modelsFolder() },
+      { hubEndpoint: this.deps.hubEndpoint },
+    );
+  }
+
+  /**
+   * Fails fast, with what to do instead, when a file the proposal downloads cannot be reached: asks
+   * the host about the first file and gives it a few seconds.
+   */
+  async checkHosts(proposal: SetupProposal, roles: readonly ModelRole[] = allRoles(proposal)): Promise<void> {
+    const url = proposal.roles.find((role) => roles.includes(role.role) && role.source === 'download')
+      ?.files[0]?.url;
+    if (!url) return;
+    const timeout = AbortSignal.timeout(this.deps.reachTimeoutMs ?? REACH_TIMEOUT_MS);
+    try {
+      const response = await (this.deps.fetch ?? fetch)(url, {
+        method: 'HEAD',
+        redirect: 'manual',
+        signal: timeout,
+      });
+      await response.body?.cancel();
+      if (response.status >= 500) throw new Error(`it answered ${response.status}`);
+    } catch (error) {
+      const host = new URL(url).host;
+      const cause = timeout.aborted
+        ? `no answer within ${Math.round((this.deps.reachTimeoutMs ?? REACH_TIMEOUT_MS) / 1000)} s`
+        : ((error as { cause?: { code?: string } }).cause?.code ?? toErrorInfo(error).message);
+      const machine = this.deps.models.adviceMachine();
+      throw new QuireError(
+        'model_unavailable',
+        `Could not reach ${host} to download models (${cause}); the network may be offline. ${offlineAdvice(machine, proposal.machine.modelsDir)}`,
+        { offline: true },
+      );
+    }
+  }
+
+  /** Starts what `roles` of the proposal need; one setup runs at a time. */
+  start(proposal: SetupProposal, roles: readonly ModelRole[] = allRoles(proposal)): SetupRun {
+    if (this.running) return this.running;
+    const chosen = proposal.roles.filter((role) => roles.includes(role.role));
+    const models = this.deps.models;
+    const started = new Map<string, DownloadProgress>();
+    for (const role of chosen) {
+      if (jobIds(role).every((id) => started.has(id))) continue;
+      if (role.source === 'ollama' && role.ollamaModel && role.server) {
+        const progress = models.pull(role.ollamaModel, role.server);
+        started.set(progress.id, progress);
+      } else if (role.source === 'download') {
+        for (const progress of models.download(role.modelId)) started.set(progress.id, progress);
+      }
+    }
+    const done = Promise.all([...started.keys()].map((id) => models.downloadSettled(id))).then(
+      async (ended) => {
+        const failed = ended.filter((progress) => progress.state !== 'done');
+        const choices = failed.length === 0 ? choicesFor(chosen, models.modelsDir) : {};
+        if (failed.length === 0) {
+          await this.deps.settings.chooseRoles(choices);
+          await models.refresh();
+        }
+        return { ok: failed.length === 0, failed, choices };
+      },
+    );
+    const run: SetupRun = { downloads: [...started.values()], done };
+    this.running = run;
+    void done
+      .finally(() => {
+        if (this.running === run) this.running = null;
+      })
+      .catch(() => undefined);
+    return run;
+  }
+
+  dismiss(): Promise<unknown> {
+    return this.deps.settings.dismissSetup();
+  }
+}
+
+function allRoles(proposal: SetupProposal): ModelRole[] {
+  return proposal.roles.map((role) => role.role);
+}
+
+/** What each role uses once setup finished; roles this build cannot run yet are left to resolve later. */
+function choicesFor(
+  roles: readonly RoleProposal[],
+  modelsDir: string,
+): Partial<Record<ModelRole, RoleChoice>> {
+  const choices: Partial<Record<ModelRole, RoleChoice>> = {};
+  for (const role of roles) {
+    if (!role.runtimeReady) continue;
+    if ((role.source === 'ollama' || role.source === 'server') && role.server) {
+      choices[role.role] = { model: role.ollamaModel ?? role.modelId, endpoint: role.server };
+    } else if (role.files[0] && (role.role === 'decide' || role.role === 'answer' || role.role === 'embed')) {
+      choices[role.role] = { model: join(modelsDir, role.files[0].fileName) };
+    }
+  }
+  return choices;
+}

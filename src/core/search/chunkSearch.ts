@@ -1,0 +1,68 @@
+/*
+ * Text search as the user asked for it, or a plain statement of what ran instead. The index picks
+ * BM25 whenever it has no usable vectors; this is the one place that turns that into an error (a
+ * dense search cannot run without embeddings) or a notice (a hybrid search ran on BM25 alone).
+ */
+import type { RoleResolution } from '../../shared/domain/models';
+import type { ChunkSearchResult, SearchHit } from '../../shared/domain/search';
+import { QuireError } from '../../shared/errors';
+import type { EmbedderStatus } from '../index/indexStore';
+
+export type ChunkMode = 'bm25' | 'dense' | 'hybrid';
+
+export interface ChunkSearchDeps {
+  search(query: string, options: { k: number; mode: ChunkMode }): Promise<SearchHit[]>;
+  /** The index's text vectors: which embedder made them and whether queries can use them now. */
+  textVectors(): EmbedderStatus;
+  /** How the embed role resolves now. */
+  embedRole(): RoleResolution;
+  /** What to do to get an embedding model, in the catalogue's words. */
+  embedAdvice(): string;
+}
+
+/** Why queries cannot use text vectors now, or null when they can. */
+export function missingVectorsReason(
+  vectors: EmbedderStatus,
+  role: RoleResolution,
+  advice: string,
+): string | null {
+  if (vectors.searchable) return null;
+  if (role.provider === null) return `no text embedding model is set up (${advice})`;
+  if (vectors.pending) return `the embedding model \`${vectors.pending}\` is still embedding the library`;
+  if (vectors.active)
+    return `the library was embedded with \`${vectors.active}\`, which is not available now (the embed role is \`${role.model}\`)`;
+  return `the embedding model \`${role.model}\` has not embedded the library yet (run \`quire index <folder>\`, or keep Quire open)`;
+}
+
+/** The sentence shown when a search that should use meaning ran on keywords alone. */
+export function bm25OnlyNotice(reason: string): string {
+  return `Searched with BM25 (keywords) only: ${reason}.`;
+}
+
+export async function searchChunks(
+  deps: ChunkSearchDeps,
+  query: string,
+  options: { k: number; mode?: ChunkMode },
+): Promise<ChunkSearchResult> {
+  const reason = missingVectorsReason(deps.textVectors(), deps.embedRole(), deps.embedAdvice());
+  const wanted = options.mode ?? 'hybrid';
+  if (reason === null || wanted === 'bm25') {
+    return { hits: await deps.search(query, { k: options.k, mode: wanted }), mode: wanted, notice: null };
+  }
+  if (wanted === 'dense') {
+    throw new QuireError('model_unavailable', `Dense search needs text embeddings, and ${reason}.`, {
+      suggestion: 'Search with mode "bm25" or "hybrid" meanwhile.',
+    });
+  }
+  return {
+    hits: await deps.search(query, { k: options.k, mode: 'bm25' }),
+    mode: 'bm25',
+    notice: bm25OnlyNotice(reason),
+  };
+}
+
+/** The notice the app shows beside the question box while searches run on BM25 alone. */
+export function currentSearchNotice(deps: Omit<ChunkSearchDeps, 'search'>): string | null {
+  const reason = missingVectorsReason(deps.textVectors(), deps.embedRole(), deps.embedAdvice());
+  return reason === null ? null : bm25OnlyNotice(reason);
+}
