@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { noModelHelp, roleAdvice } from '../../src/core/models/catalogue/advice';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { catalogueTable, noModelHelp, roleAdvice } from '../../src/core/models/catalogue/advice';
 import { CATALOGUE } from '../../src/core/models/catalogue/catalogue';
 import type { ModelsFolder } from '../../src/core/models/catalogue/modelsFolder';
 import { proposeModelSet, type MachineFacts } from '../../src/core/models/catalogue/recommend';
@@ -123,5 +125,10 @@ describe('the proposed model set', () => {
         expect(file.source.length).toBeGreaterThan(10);
       }
     }
+  });
+
+  it('is shown in the README exactly as the catalogue has it', async () => {
+    const readme = await readFile(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+    expect(readme).toContain(catalogueTable());
   });
 });
