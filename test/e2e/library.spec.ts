@@ -72,3 +72,29 @@ test('the server refuses a wrong token and cross-origin sockets', async () => {
   expect(await outcome(wsUrl + serve.token, 'http://evil.example')).toBe('403');
   expect(await outcome(wsUrl + serve.token, serve.origin)).toBe('open');
 });
+
+test('the models panel is calm with no server running, and opens and closes from 800 to 2560 px', async ({
+  page,
+}) => {
+  for (const width of [800, 1100, 1440, 2560]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(serve.url);
+    const panel = page.locator('#side-panel');
+    const toggle = page.getByTestId('panel-toggle');
+    await expect(toggle).toBeVisible();
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    await expect(panel).toBeVisible();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    // The usual ports nobody listens on are one quiet line, not a red row each.
+    await expect(panel.getByTestId('no-servers')).toHaveText('No Ollama or LM Studio running: optional.', {
+      timeout: 30_000,
+    });
+    await expect(panel.getByTestId('server-item')).toHaveCount(0);
+    const box = await panel.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= width + 1, `panel inside ${width} px`).toBe(true);
+    await page.screenshot({ path: `test-results/e2e/models-panel-${width}.png` });
+    await toggle.click();
+    await expect(panel).toBeHidden();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  }
+});

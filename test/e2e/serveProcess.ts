@@ -12,10 +12,14 @@ export interface ServeProcess {
 }
 
 /** Starts the real `quire serve` on a free port and waits for the URL it prints. */
-export async function startServe(dataDir: string, extraArgs: string[] = []): Promise<ServeProcess> {
+export async function startServe(
+  dataDir: string,
+  extraArgs: string[] = [],
+  env: Record<string, string> = {},
+): Promise<ServeProcess> {
   const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dataDir, ...extraArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, LANCEDB_LOG: 'error' },
+    env: { ...process.env, LANCEDB_LOG: 'error', ...env },
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {

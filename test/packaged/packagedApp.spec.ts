@@ -83,7 +83,7 @@ test('the packaged app indexes a folder, searches, opens a cited page and quits 
     }),
   );
   expect(hits.ok).toBe(true);
-  const best = hits.ok ? hits.value[0] : undefined;
+  const best = hits.ok ? hits.value.hits[0] : undefined;
   expect(best?.path).toContain('field survey.pdf');
   expect(best?.page).toBe(2);
 

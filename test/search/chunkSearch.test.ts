@@ -49,7 +49,7 @@ describe('text search never falls back silently', () => {
   it('refuses dense search without embeddings, naming the missing embedding model', async () => {
     const { value, searched } = deps(none, noEmbedder);
     await expect(searchChunks(value, 'q', { k: 5, mode: 'dense' })).rejects.toThrow(
-      'Dense search needs text embeddings, and no text embedding model is set up (run `quire models setup`).',
+      'Dense search needs text embeddings, and no text embedding model is set up. run `quire models setup`.',
     );
     expect(searched).toEqual([]);
   });

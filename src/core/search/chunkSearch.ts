@@ -21,13 +21,9 @@ export interface ChunkSearchDeps {
 }
 
 /** Why queries cannot use text vectors now, or null when they can. */
-export function missingVectorsReason(
-  vectors: EmbedderStatus,
-  role: RoleResolution,
-  advice: string,
-): string | null {
+export function missingVectorsReason(vectors: EmbedderStatus, role: RoleResolution): string | null {
   if (vectors.searchable) return null;
-  if (role.provider === null) return `no text embedding model is set up (${advice})`;
+  if (role.provider === null) return 'no text embedding model is set up';
   if (vectors.pending) return `the embedding model \`${vectors.pending}\` is still embedding the library`;
   if (vectors.active)
     return `the library was embedded with \`${vectors.active}\`, which is not available now (the embed role is \`${role.model}\`)`;
@@ -44,13 +40,15 @@ export async function searchChunks(
   query: string,
   options: { k: number; mode?: ChunkMode },
 ): Promise<ChunkSearchResult> {
-  const reason = missingVectorsReason(deps.textVectors(), deps.embedRole(), deps.embedAdvice());
+  const role = deps.embedRole();
+  const reason = missingVectorsReason(deps.textVectors(), role);
   const wanted = options.mode ?? 'hybrid';
   if (reason === null || wanted === 'bm25') {
     return { hits: await deps.search(query, { k: options.k, mode: wanted }), mode: wanted, notice: null };
   }
   if (wanted === 'dense') {
-    throw new QuireError('model_unavailable', `Dense search needs text embeddings, and ${reason}.`, {
+    const advice = role.provider === null ? ` ${deps.embedAdvice()}.` : '';
+    throw new QuireError('model_unavailable', `Dense search needs text embeddings, and ${reason}.${advice}`, {
       suggestion: 'Search with mode "bm25" or "hybrid" meanwhile.',
     });
   }
@@ -63,6 +61,6 @@ export async function searchChunks(
 
 /** The notice the app shows beside the question box while searches run on BM25 alone. */
 export function currentSearchNotice(deps: Omit<ChunkSearchDeps, 'search'>): string | null {
-  const reason = missingVectorsReason(deps.textVectors(), deps.embedRole(), deps.embedAdvice());
+  const reason = missingVectorsReason(deps.textVectors(), deps.embedRole());
   return reason === null ? null : bm25OnlyNotice(reason);
 }

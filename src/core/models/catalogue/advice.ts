@@ -16,22 +16,22 @@ export const TYPICAL_MACHINE: AdviceMachine = {
   appleSilicon: true,
 };
 
-const SETUP = '`quire models setup` (or Set up models in the app)';
+const SETUP = 'Set up models (`quire models setup`)';
 
 /** How to get a model for `role`: the setup, Ollama, or a file in the models folder. */
 export function roleAdvice(role: ModelRole, machine: AdviceMachine, modelsDir: string): string {
   const { model } = pickModel(role, machine);
-  const pull = model.ollama ? `, pull it with Ollama (\`ollama pull ${model.ollama}\`)` : '';
+  const pull = model.ollama ? `, \`ollama pull ${model.ollama}\`` : '';
   switch (role) {
     case 'decide':
     case 'answer':
-      return `run ${SETUP} to download ${model.label}${pull}, or put a GGUF chat model in ${modelsDir}`;
+      return `${SETUP} downloads ${model.label}; or${pull ? ` ${pull.slice(2)}, or` : ''} put a GGUF chat model in ${modelsDir}`;
     case 'embed':
-      return `run ${SETUP} to download ${model.label}${pull}, or put a GGUF embedding model (a file name with "embed") in ${modelsDir}`;
+      return `${SETUP} downloads ${model.label}; or${pull ? ` ${pull.slice(2)}, or` : ''} put a GGUF whose name has "embed" in ${modelsDir}`;
     case 'see':
-      return `run ${SETUP}${pull ? ` or pull ${model.label} with Ollama (\`ollama pull ${model.ollama}\`)` : ''}; until then answers read page text only`;
+      return `${SETUP}${pull ? ` or ${pull.slice(2)}` : ''}; until then answers read page text only`;
     case 'pageEmbed':
-      return `page-image search needs ${model.label} (run ${SETUP}) or a ColQwen server (mlx-embeddings-server or Infinity); until then page vectors come from the text embedder`;
+      return `${SETUP} downloads ${model.label}, or start a ColQwen server (mlx-embeddings-server or Infinity); until then page vectors come from the text embedder`;
   }
 }
 

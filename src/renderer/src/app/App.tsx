@@ -7,8 +7,12 @@ import { SidePanel } from './SidePanel';
 import { useGlobalShortcuts } from './useGlobalShortcuts';
 import './app.css';
 
+/** Where the side panel stops fitting beside the chat and becomes an overlay (app.css uses the same width). */
+const OVERLAY_QUERY = '(max-width: 1100px)';
+
 export function App() {
-  const [sidePanelOpen, setSidePanelOpen] = useState(false);
+  // Open beside the chat on wide windows, closed (an overlay when opened) on narrow ones.
+  const [sidePanelOpen, setSidePanelOpen] = useState(() => !window.matchMedia(OVERLAY_QUERY).matches);
   useGlobalShortcuts();
 
   return (
@@ -20,13 +24,14 @@ export function App() {
           className="button button--small app-bar__panel-toggle"
           aria-expanded={sidePanelOpen}
           aria-controls="side-panel"
+          data-testid="panel-toggle"
           onClick={() => setSidePanelOpen(!sidePanelOpen)}
         >
           Models & settings
         </button>
       </header>
       <DisconnectedBanner />
-      <div className="app__columns">
+      <div className={`app__columns${sidePanelOpen ? '' : ' app__columns--panel-closed'}`}>
         <LibrarySidebar />
         <ChatPanel />
         <SidePanel open={sidePanelOpen} />

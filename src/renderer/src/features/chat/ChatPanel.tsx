@@ -1,9 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { ErrorMessage } from '../../components/ErrorMessage';
+import { SetupCard } from '../models/SetupCard';
+import { setupNeeded, useModelsStore } from '../models/modelsStore';
 import { TracePanel } from '../trace/TracePanel';
 import { useChatStore } from './chatStore';
 import { ConversationPicker } from './ConversationPicker';
 import { QuestionBox } from './QuestionBox';
+import { SearchNotice } from './SearchNotice';
 import { TurnView } from './TurnView';
 import './chat.css';
 
@@ -19,6 +22,7 @@ export function ChatPanel() {
   const lastAnswerLength = useChatStore((state) =>
     lastRunId ? (state.runs[lastRunId]?.answer.length ?? 0) : 0,
   );
+  const showSetup = useModelsStore(setupNeeded);
   const scrollRef = useRef<HTMLDivElement>(null);
   const pinnedRef = useRef(true);
 
@@ -43,7 +47,8 @@ export function ChatPanel() {
       >
         <ErrorMessage error={conversationError} />
         {loadingConversation && <p className="muted small">Loading conversation…</p>}
-        {turns.length === 0 && !loadingConversation && (
+        {turns.length === 0 && !loadingConversation && showSetup && <SetupCard />}
+        {turns.length === 0 && !loadingConversation && !showSetup && (
           <div className="chat__empty">
             <p className="chat__empty-title">Ask a question about your documents</p>
             <p className="muted">
@@ -57,6 +62,7 @@ export function ChatPanel() {
         ))}
       </div>
       <TracePanel runId={traceRunId} />
+      <SearchNotice />
       <QuestionBox />
     </main>
   );

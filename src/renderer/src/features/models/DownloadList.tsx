@@ -1,6 +1,5 @@
 import type { DownloadProgress } from '../../../../shared/domain/models';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { SingleFieldForm } from '../../components/SingleFieldForm';
 import { ProgressBar } from '../../components/ProgressBar';
 import { formatBytes, formatEta, formatRate, percent } from '../../lib/format';
 import { useAction } from '../../lib/useAction';
@@ -15,18 +14,16 @@ const STATE_LABELS: Record<DownloadProgress['state'], string> = {
   cancelled: 'Cancelled',
 };
 
+/** Every download and Ollama pull of this session; new ones start from the setup. */
 export function DownloadList({ downloads }: { downloads: readonly DownloadProgress[] }) {
+  if (downloads.length === 0)
+    return <p className="muted small">Nothing is downloading. Set up models to fetch the proposed set.</p>;
   return (
-    <>
-      {downloads.length > 0 && (
-        <ul className="download-list">
-          {downloads.map((download) => (
-            <DownloadItem key={download.id} download={download} />
-          ))}
-        </ul>
-      )}
-      <DownloadForm />
-    </>
+    <ul className="download-list">
+      {downloads.map((download) => (
+        <DownloadItem key={download.id} download={download} />
+      ))}
+    </ul>
   );
 }
 
@@ -43,7 +40,9 @@ function DownloadItem({ download }: { download: DownloadProgress }) {
   return (
     <li className="download-item" data-testid="download-item" data-state={download.state}>
       <div className="download-item__head">
-        <span className="download-item__model">{download.model}</span>
+        <span className="download-item__model">
+          {download.source === 'ollama' ? `ollama pull ${download.model}` : download.model}
+        </span>
         <span className="muted small">{STATE_LABELS[download.state]}</span>
       </div>
       {download.state !== 'done' && download.state !== 'cancelled' && (
@@ -98,20 +97,5 @@ function DownloadItem({ download }: { download: DownloadProgress }) {
       </div>
       <ErrorMessage error={pause.error ?? resume.error ?? cancel.error} />
     </li>
-  );
-}
-
-function DownloadForm() {
-  const download = useModelsStore((state) => state.download);
-  return (
-    <SingleFieldForm
-      className="download-form"
-      action={download}
-      label="Model to download"
-      placeholder="Model to download"
-      buttonLabel="Download"
-      small
-      inputTestId="download-model-input"
-    />
   );
 }

@@ -13,8 +13,14 @@ export function MemoryBudgetView({ budget }: { budget: MemoryBudget }) {
 
   return (
     <div className="memory" data-testid="memory-budget">
-      <p className="memory__totals small">
-        {formatBytes(overview.modelsBytes)} for models of {formatBytes(budget.totalBytes)}
+      <p className="memory__totals small" data-testid="memory-totals">
+        {overview.modelsBytes === 0 && overview.unknownCount > 0
+          ? 'An unknown amount'
+          : formatBytes(overview.modelsBytes)}
+        {overview.modelsBytes > 0 &&
+          overview.unknownCount > 0 &&
+          ` + ${overview.unknownCount} of unknown size`}{' '}
+        for models of {formatBytes(budget.totalBytes)}
         {budget.unifiedMemory ? ' unified memory' : ' RAM'} · {formatBytes(budget.availableBytes)} available
         now
       </p>
@@ -69,7 +75,10 @@ export function MemoryBudgetView({ budget }: { budget: MemoryBudget }) {
               <div className="memory-track__headroom" style={{ width: `${overview.headroomPercent}%` }} />
             </div>
             <p className="muted small">
-              Weights {formatBytes(row.entry.weightsBytes)} · KV cache {formatBytes(row.entry.kvCacheBytes)}
+              {row.entry.sizeKnown === false
+                ? 'Size unknown: the server does not say'
+                : `Weights ${formatBytes(row.entry.weightsBytes)} · KV cache ${formatBytes(row.entry.kvCacheBytes)}`}
+              {row.entry.gpuBytes !== undefined && ` · ${formatBytes(row.entry.gpuBytes)} in GPU memory`}
               {row.entry.roles.length > 0 &&
                 ` · ${row.entry.roles.map((role) => ROLE_LABELS[role]).join(', ')}`}
             </p>

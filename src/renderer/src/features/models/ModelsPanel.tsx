@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { useAction } from '../../lib/useAction';
 import { AddedServers } from './AddedServers';
@@ -6,6 +7,10 @@ import { MemoryBudgetView } from './MemoryBudgetView';
 import { useModelsStore } from './modelsStore';
 import { RoleList } from './RoleList';
 import { ServerList } from './ServerList';
+import { SetupCard } from './SetupCard';
+
+// A stable empty list: a selector that returned a fresh [] would re-render forever.
+const NO_SERVERS: string[] = [];
 import './models.css';
 
 export function ModelsPanel() {
@@ -15,6 +20,9 @@ export function ModelsPanel() {
   const loadError = useModelsStore((state) => state.loadError);
   const budgetError = useModelsStore((state) => state.budgetError);
   const refresh = useAction(useModelsStore((state) => state.refresh));
+  const added = useModelsStore((state) => state.settings?.servers ?? NO_SERVERS);
+  const loadProposal = useModelsStore((state) => state.loadProposal);
+  const [setupOpen, setSetupOpen] = useState(false);
 
   return (
     <div className="models-panel" data-testid="models-panel">
@@ -23,16 +31,31 @@ export function ModelsPanel() {
           <h3 id="models-roles-title" className="section-title">
             Models
           </h3>
-          <button
-            type="button"
-            className="button button--small"
-            disabled={refresh.busy}
-            data-testid="models-refresh"
-            onClick={() => void refresh.run()}
-          >
-            {refresh.busy ? 'Looking…' : 'Look again'}
-          </button>
+          <div className="button-row">
+            <button
+              type="button"
+              className="button button--small"
+              aria-expanded={setupOpen}
+              data-testid="open-setup"
+              onClick={() => {
+                if (!setupOpen) void loadProposal();
+                setSetupOpen(!setupOpen);
+              }}
+            >
+              Set up models
+            </button>
+            <button
+              type="button"
+              className="button button--small"
+              disabled={refresh.busy}
+              data-testid="models-refresh"
+              onClick={() => void refresh.run()}
+            >
+              {refresh.busy ? 'Looking…' : 'Look again'}
+            </button>
+          </div>
         </div>
+        {setupOpen && <SetupCard onDismiss={() => setSetupOpen(false)} />}
         <ErrorMessage error={refresh.error ?? loadError} />
         {status ? (
           <RoleList roles={status.roles} />
@@ -55,9 +78,9 @@ export function ModelsPanel() {
       {status && (
         <section className="panel-section" aria-labelledby="models-servers-title">
           <h3 id="models-servers-title" className="section-title">
-            Servers found
+            Model servers
           </h3>
-          <ServerList servers={status.servers} />
+          <ServerList servers={status.servers} added={added} />
           <AddedServers />
         </section>
       )}

@@ -28,8 +28,8 @@ export function RoleList({ roles }: { roles: readonly RoleResolution[] }) {
         >
           <div className="role-row__head">
             <span className="role-row__name">{ROLE_LABELS[role.role]}</span>
-            <span className={`badge ${role.provider ? 'badge--indexed' : 'badge--failed'}`}>
-              {role.provider ? PROVIDER_LABELS[role.provider] : 'Unavailable'}
+            <span className={`badge${role.provider ? ' badge--indexed' : ''}`}>
+              {role.provider ? PROVIDER_LABELS[role.provider] : 'Not set up'}
             </span>
           </div>
           {role.model && (

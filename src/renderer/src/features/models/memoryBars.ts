@@ -9,7 +9,10 @@ export interface MemoryRow {
 
 export interface MemoryOverview {
   rows: MemoryRow[];
+  /** Bytes of the models whose size is known. */
   modelsBytes: number;
+  /** Models a server holds without saying how much memory they take. */
+  unknownCount: number;
   modelsPercent: number;
   headroomPercent: number;
   /** Where the headroom band starts, so bars can show the line models must stay behind. */
@@ -28,11 +31,13 @@ export function describeMemory(budget: MemoryBudget): MemoryOverview {
     weightsPercent: share(entry.weightsBytes, total),
     kvCachePercent: share(entry.kvCacheBytes, total),
   }));
-  const modelsBytes = budget.entries.reduce((sum, entry) => sum + entry.weightsBytes + entry.kvCacheBytes, 0);
+  const known = budget.entries.filter((entry) => entry.sizeKnown !== false);
+  const modelsBytes = known.reduce((sum, entry) => sum + entry.weightsBytes + entry.kvCacheBytes, 0);
   const headroomPercent = share(budget.appHeadroomBytes, total);
   return {
     rows,
     modelsBytes,
+    unknownCount: budget.entries.length - known.length,
     modelsPercent: share(modelsBytes, total),
     headroomPercent,
     limitPercent: 100 - headroomPercent,

@@ -6,6 +6,7 @@ import type {
   ModelSettings,
   ModelsStatus,
   RoleChoice,
+  SetupProposal,
 } from '../../../../shared/domain/models';
 import type { ErrorInfo } from '../../../../shared/errors';
 import type { CallResult } from '../../../../shared/ipc/contract';
@@ -21,10 +22,19 @@ export interface ModelsState {
   downloads: DownloadProgress[];
   loadError: string | null;
   budgetError: string | null;
+  /** The model set the setup proposes for this machine; loaded on connect and after a setup. */
+  proposal: SetupProposal | null;
+  proposalError: string | null;
+  /** Set while text searches run on BM25 alone, with the reason (the same words `quire search` prints). */
+  searchNotice: string | null;
+  /** Downloads the last setup started, to show its progress in the setup card. */
+  setupDownloadIds: string[];
+  loadProposal: () => Promise<ErrorInfo | null>;
+  startSetup: () => Promise<ErrorInfo | null>;
+  dismissSetup: () => Promise<ErrorInfo | null>;
   refresh: () => Promise<ErrorInfo | null>;
   chooseRole: (role: ModelRole, choice: RoleChoice | null) => Promise<ErrorInfo | null>;
   setServers: (servers: string[]) => Promise<ErrorInfo | null>;
-  download: (model: string) => Promise<ErrorInfo | null>;
   pauseDownload: (downloadId: string) => Promise<ErrorInfo | null>;
   resumeDownload: (downloadId: string) => Promise<ErrorInfo | null>;
   cancelDownload: (downloadId: string) => Promise<ErrorInfo | null>;
@@ -40,6 +50,30 @@ export const useModelsStore = create<ModelsState>(() => ({
   downloads: [],
   loadError: null,
   budgetError: null,
+  proposal: null,
+  proposalError: null,
+  searchNotice: null,
+  setupDownloadIds: [],
+  loadProposal: async () => {
+    const result = await quire['models.recommend']({});
+    useModelsStore.setState(
+      result.ok ? { proposal: result.value, proposalError: null } : { proposalError: result.error.message },
+    );
+    return errorOf(result);
+  },
+  startSetup: async () => {
+    const result = await quire['models.setup']({});
+    if (result.ok)
+      useModelsStore.setState((state) => ({
+        setupDownloadIds: result.value.downloads.map((download) => download.id),
+        downloads: result.value.downloads.reduce(
+          (list, download) => upsertDownload(list, download),
+          state.downloads,
+        ),
+      }));
+    return errorOf(result);
+  },
+  dismissSetup: async () => applySettings(await quire['models.dismissSetup']({})),
   refresh: async () => {
     const result = await quire['models.refresh']({});
     if (result.ok) applyStatus(result.value);
@@ -47,14 +81,6 @@ export const useModelsStore = create<ModelsState>(() => ({
   },
   chooseRole: async (role, choice) => applySettings(await quire['models.chooseRole']({ role, choice })),
   setServers: async (servers) => applySettings(await quire['models.setServers']({ servers })),
-  download: async (model) => {
-    const result = await quire['models.download']({ model });
-    if (result.ok)
-      useModelsStore.setState((state) => ({
-        downloads: result.value.reduce((list, progress) => upsertDownload(list, progress), state.downloads),
-      }));
-    return errorOf(result);
-  },
   pauseDownload: async (downloadId) => applyDownload(await quire['models.pauseDownload']({ downloadId })),
   resumeDownload: async (downloadId) => applyDownload(await quire['models.resumeDownload']({ downloadId })),
   cancelDownload: async (downloadId) => applyDownload(await quire['models.cancelDownload']({ downloadId })),
@@ -62,14 +88,24 @@ export const useModelsStore = create<ModelsState>(() => ({
 
 function applyStatus(status: ModelsStatus): void {
   statusGuard.noteEvent();
-  budgetGuard.noteEvent();
-  useModelsStore.setState({
+  // The budget comes from memory.onBudget alone: a status may carry one older than the last event.
+  useModelsStore.setState((state) => ({
     status,
-    budget: status.memory,
+    budget: state.budget ?? status.memory,
     downloads: status.downloads,
     loadError: null,
-    budgetError: null,
-  });
+  }));
+}
+
+/** Once every download of a setup has finished, the proposal is read again: it now says "already here". */
+function noteDownload(download: DownloadProgress): void {
+  useModelsStore.setState((state) => ({ downloads: upsertDownload(state.downloads, download) }));
+  const { setupDownloadIds, downloads } = useModelsStore.getState();
+  if (!setupDownloadIds.includes(download.id)) return;
+  const mine = downloads.filter((item) => setupDownloadIds.includes(item.id));
+  if (mine.length === setupDownloadIds.length && mine.every((item) => item.state === 'done')) {
+    void useModelsStore.getState().loadProposal();
+  }
 }
 
 function applySettings(result: CallResult<ModelSettings>): ErrorInfo | null {
@@ -106,14 +142,46 @@ async function fetchModels(): Promise<void> {
   else if (budgetGuard.isFresh(budgetToken)) applyBudget(budget.value);
 }
 
+async function fetchSearchNotice(): Promise<void> {
+  const result = await quire['search.notice']({});
+  if (result.ok) useModelsStore.setState({ searchNotice: result.value.notice });
+}
+
+/** While searches run on BM25 alone, look again now and then: embedding finishes without an event. */
+const NOTICE_RECHECK_MS = 20_000;
+
+/** True when the first-run setup should be offered: nothing answers yet and the user did not put it off. */
+export function setupNeeded(
+  state: Pick<ModelsState, 'status' | 'settings' | 'setupDownloadIds' | 'downloads'>,
+): boolean {
+  const running = state.downloads.some(
+    (download) => state.setupDownloadIds.includes(download.id) && download.state !== 'done',
+  );
+  if (running) return true;
+  if (!state.status || !state.settings || state.settings.setupDismissed) return false;
+  return state.status.roles.find((role) => role.role === 'answer')?.provider == null;
+}
+
 export function startModelsSync(onConnected: (listener: () => void) => () => void): () => void {
+  const recheck = setInterval(() => {
+    if (useModelsStore.getState().searchNotice !== null) void fetchSearchNotice();
+  }, NOTICE_RECHECK_MS);
   const stops = [
-    quire.on('models.onStatus', applyStatus),
+    () => clearInterval(recheck),
+    quire.on('models.onStatus', (status) => {
+      applyStatus(status);
+      void fetchSearchNotice();
+      // Settings change behind the panel's back too: the setup saves a choice per role.
+      void quire['models.settings']({}).then(applySettings);
+    }),
+    quire.on('library.onChanged', () => void fetchSearchNotice()),
     quire.on('memory.onBudget', applyBudget),
-    quire.on('models.onDownload', (download) =>
-      useModelsStore.setState((state) => ({ downloads: upsertDownload(state.downloads, download) })),
-    ),
-    onConnected(() => void fetchModels()),
+    quire.on('models.onDownload', noteDownload),
+    onConnected(() => {
+      void fetchModels();
+      void fetchSearchNotice();
+      void useModelsStore.getState().loadProposal();
+    }),
   ];
   return () => stops.forEach((stop) => stop());
 }

@@ -1,0 +1,163 @@
+import type { DownloadProgress, RoleProposal, SetupProposal } from '../../../../shared/domain/models';
+import { ErrorMessage } from '../../components/ErrorMessage';
+import { ProgressBar } from '../../components/ProgressBar';
+import { formatBytes, percent } from '../../lib/format';
+import { useAction } from '../../lib/useAction';
+import { useModelsStore } from './modelsStore';
+import { ROLE_LABELS } from './RoleList';
+
+function how(role: RoleProposal): string {
+  switch (role.source) {
+    case 'download':
+      return `Download ${formatBytes(role.downloadBytes)}`;
+    case 'ollama':
+      return `ollama pull ${role.ollamaModel ?? role.modelId}`;
+    case 'present':
+      return 'Already here';
+    case 'server':
+      return 'Already served';
+  }
+}
+
+/** Roles served by the same model share one row (deciding and answering, usually). */
+function groupByModel(
+  roles: readonly RoleProposal[],
+): Array<{ proposal: RoleProposal; roles: RoleProposal['role'][] }> {
+  const groups = new Map<string, { proposal: RoleProposal; roles: RoleProposal['role'][] }>();
+  for (const role of roles) {
+    const key = `${role.source}|${role.server ?? ''}|${role.modelId}`;
+    const group = groups.get(key);
+    if (group) group.roles.push(role.role);
+    else groups.set(key, { proposal: role, roles: [role.role] });
+  }
+  return [...groups.values()];
+}
+
+function machineLine(proposal: SetupProposal): string {
+  const machine = proposal.machine;
+  const memory = `${formatBytes(machine.totalMemoryBytes)} ${machine.unifiedMemory ? 'unified memory with Metal' : 'of RAM, no GPU acceleration'}`;
+  const disk = machine.freeDiskBytes === null ? '' : `, ${formatBytes(machine.freeDiskBytes)} free on disk`;
+  return `For this machine (${memory}${disk}):`;
+}
+
+function SetupProgress({ downloads }: { downloads: readonly DownloadProgress[] }) {
+  return (
+    <ul className="setup-progress" aria-label="Setup downloads">
+      {downloads.map((download) => (
+        <li key={download.id} data-testid="setup-download" data-state={download.state}>
+          <div className="download-item__head">
+            <span className="download-item__model">{download.model}</span>
+            <span className="muted small">{download.state === 'done' ? 'Done' : download.state}</span>
+          </div>
+          {download.state !== 'done' && (
+            <ProgressBar
+              value={download.bytesTotal ? percent(download.bytesDone, download.bytesTotal) : null}
+              label={`Download of ${download.model}`}
+              testId="setup-download-progress"
+              tone={download.state === 'failed' ? 'muted' : 'accent'}
+            />
+          )}
+          {download.error && <p className="document-item__error">{download.error}</p>}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The first-run setup: the model set proposed for this machine, per role the model, what it takes to
+ * get it, the memory it uses and why; the totals; and one button that fetches it all.
+ */
+export function SetupCard({ onDismiss }: { onDismiss?: () => void }) {
+  const proposal = useModelsStore((state) => state.proposal);
+  const proposalError = useModelsStore((state) => state.proposalError);
+  const setupIds = useModelsStore((state) => state.setupDownloadIds);
+  const downloads = useModelsStore((state) => state.downloads);
+  const start = useAction(useModelsStore((state) => state.startSetup));
+  const dismiss = useAction(useModelsStore((state) => state.dismissSetup));
+
+  if (!proposal) {
+    return (
+      <section className="setup-card" data-testid="setup-card" aria-busy={!proposalError}>
+        <h3 className="section-title">Set up models</h3>
+        {proposalError ? (
+          <ErrorMessage error={proposalError} />
+        ) : (
+          <p className="muted small">Looking at this machine…</p>
+        )}
+      </section>
+    );
+  }
+  const running = downloads.filter((download) => setupIds.includes(download.id));
+  const started = running.length > 0;
+  const nothingToFetch = proposal.roles.every(
+    (role) => role.source === 'present' || role.source === 'server',
+  );
+  const totals = proposal.totals;
+
+  return (
+    <section className="setup-card" data-testid="setup-card" aria-labelledby="setup-card-title">
+      <h3 id="setup-card-title" className="section-title">
+        Set up models
+      </h3>
+      <p className="small">{machineLine(proposal)}</p>
+      <ul className="setup-roles">
+        {groupByModel(proposal.roles).map(({ proposal: role, roles }) => (
+          <li
+            key={roles.join(' ')}
+            className="setup-role"
+            data-testid="setup-role"
+            data-roles={roles.join(' ')}
+            data-source={role.source}
+          >
+            <div className="setup-role__head">
+              <span className="setup-role__name">{roles.map((name) => ROLE_LABELS[name]).join(' · ')}</span>
+              <span className="setup-role__model">{role.label}</span>
+            </div>
+            <p className="small">
+              {how(role)}
+              {role.memoryBytes !== null && ` · ${formatBytes(role.memoryBytes)} in memory`}
+              {!role.runtimeReady && ' · not usable in this build yet'}
+            </p>
+            <p className="muted small">
+              {role.reason.charAt(0).toUpperCase() + role.reason.slice(1)}. {role.licence}; {role.quality}.
+            </p>
+          </li>
+        ))}
+      </ul>
+      <p className="setup-card__total small" data-testid="setup-total">
+        Total: {formatBytes(totals.downloadBytes)} to download · {formatBytes(totals.memoryBytes)} in memory
+        while answering ({formatBytes(totals.peakMemoryBytes)} while reading page images)
+      </p>
+      {proposal.notes.map((note) => (
+        <p key={note} className="muted small">
+          {note}
+        </p>
+      ))}
+      {started && <SetupProgress downloads={running} />}
+      <ErrorMessage error={start.error ?? dismiss.error} />
+      <div className="button-row">
+        <button
+          type="button"
+          className="button button--primary"
+          data-testid="setup-start"
+          disabled={start.busy || (started && running.some((download) => download.state === 'downloading'))}
+          onClick={() => void start.run()}
+        >
+          {nothingToFetch ? 'Use these models' : started ? 'Try again' : 'Download and set up'}
+        </button>
+        {!started && (
+          <button
+            type="button"
+            className="button button--quiet"
+            data-testid="setup-dismiss"
+            disabled={dismiss.busy}
+            onClick={() => void dismiss.run().then((ok) => ok && onDismiss?.())}
+          >
+            Not now
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,158 @@
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { corpusDir } from '../helpers/shared';
+import { generatedFile, startModelHostStandIn, type ModelHostStandIn } from '../standins/modelHostStandIn';
+import { startOllamaStandIn, type OllamaStandIn } from '../standins/ollamaStandIn';
+import { startServe, type ServeProcess } from './serveProcess';
+
+/**
+ * A first start with nothing set up: Ollama runs (a stand-in, with an empty model list and a library
+ * to pull from) and the model host is a stand-in reached through HF_ENDPOINT. The setup proposes a
+ * set, pulls the chat, embedding and vision models through Ollama's /api/pull and downloads the page
+ * embedder's files from the host, verified by the hashes the host states. Then a question gets a
+ * verified answer with its source. Everything but the two stand-ins is the real app.
+ */
+const decisions = [
+  { tool: 'text_search', inputs: { query: 'trace-based just-in-time compilation', k: '5', mode: 'bm25' } },
+  { tool: 'open_citation', inputs: { source: '1', scope: 'chunk' } },
+  { tool: 'answer', inputs: { style: 'short' }, end: true },
+];
+const answer = 'TraceMonkey compiles hot loops with trace-based just-in-time compilation [1].';
+
+let ollama: OllamaStandIn;
+let host: ModelHostStandIn;
+let serve: ServeProcess;
+let dataDir: string;
+let folder: string;
+
+test.beforeAll(async () => {
+  let step = 0;
+  ollama = await startOllamaStandIn([], {
+    delayBetweenPiecesMs: 10,
+    reply: (body) => {
+      if (body.format) {
+        const decision = decisions[Math.min(step++, decisions.length - 1)]!;
+        return [JSON.stringify({ reasoning: 'scripted', end: false, ...decision })];
+      }
+      return answer.match(/\S+\s*/g) ?? [answer];
+    },
+  });
+  // Whichever chat model the proposal picks for this machine's memory, Ollama's library has it.
+  for (const name of ['qwen3:1.7b', 'qwen3:4b', 'qwen3:8b']) {
+    ollama.library.set(name, {
+      model: { name, capabilities: ['completion'] },
+      layers: [3_000_000, 2_000],
+      delayMs: 20,
+    });
+  }
+  ollama.library.set('qwen3-embedding:0.6b', {
+    model: {
+      name: 'qwen3-embedding:0.6b',
+      family: 'qwen3',
+      capabilities: ['embedding'],
+      embeddingLength: 64,
+    },
+    layers: [1_000_000],
+    delayMs: 20,
+  });
+  ollama.library.set('qwen2.5vl:3b', {
+    model: { name: 'qwen2.5vl:3b', capabilities: ['completion', 'vision'] },
+    layers: [2_000_000, 500_000],
+    delayMs: 20,
+  });
+  const companion = (name: string) => ({
+    path: `Qdrant/colmodernvbert/resolve/main/${name}`,
+    bytes: Buffer.from(`{"file": "${name}"}\n`),
+    storage: 'git' as const,
+  });
+  host = await startModelHostStandIn(
+    [
+      {
+        path: 'Qdrant/colmodernvbert/resolve/main/model_v2.onnx',
+        bytes: generatedFile(2_000_000),
+        storage: 'lfs',
+      },
+      ...[
+        'config.json',
+        'preprocessor_config.json',
+        'processor_config.json',
+        'special_tokens_map.json',
+        'tokenizer.json',
+        'tokenizer_config.json',
+      ].map(companion),
+    ],
+    { chunkBytes: 64 * 1024, delayBetweenChunksMs: 5 },
+  );
+  dataDir = await mkdtemp(join(tmpdir(), 'quire-e2e-firstrun-data-'));
+  folder = await mkdtemp(join(tmpdir(), 'quire-e2e-firstrun-library-'));
+  await copyFile(join(corpusDir, 'pdfjs', 'tracemonkey.pdf'), join(folder, 'tracemonkey.pdf'));
+  serve = await startServe(dataDir, ['--server', ollama.baseUrl], { HF_ENDPOINT: host.baseUrl });
+});
+
+test.afterAll(async () => {
+  await serve?.stop();
+  await ollama?.close();
+  await host?.close();
+  await rm(dataDir, { recursive: true, force: true });
+  await rm(folder, { recursive: true, force: true });
+});
+
+test('first start: setup proposes a set, fetches it, and a question gets a verified answer with its source', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await page.goto(serve.url);
+  const card = page.getByTestId('setup-card').first();
+  await expect(card).toBeVisible({ timeout: 30_000 });
+  const roles = card.getByTestId('setup-role');
+  // Deciding and answering share one model, so one row; every role is covered.
+  await expect(roles).toHaveCount(4);
+  const row = (role: string) => card.locator(`[data-testid="setup-role"][data-roles~="${role}"]`);
+  await expect(row('decide')).toHaveAttribute('data-roles', 'decide answer');
+  await expect(row('answer')).toHaveAttribute('data-source', 'ollama');
+  await expect(row('embed')).toContainText('ollama pull qwen3-embedding:0.6b');
+  await expect(row('see')).toContainText('ollama pull qwen2.5vl:3b');
+  await expect(row('pageEmbed')).toHaveAttribute('data-source', 'download');
+  await expect(row('pageEmbed')).toContainText('not usable in this build yet');
+  await expect(card.getByTestId('setup-total')).toContainText('to download');
+  await page.screenshot({ path: 'test-results/e2e/first-run-proposal.png' });
+
+  await card.getByTestId('setup-start').click();
+  const downloads = card.getByTestId('setup-download');
+  // Three Ollama pulls (chat, embed, vision) and the page embedder's seven files.
+  await expect(downloads).toHaveCount(10, { timeout: 15_000 });
+  await expect(page.getByTestId('setup-card')).toHaveCount(0, { timeout: 90_000 });
+
+  const answerRole = page.locator('[data-testid="role-row"][data-role="answer"]');
+  await expect(answerRole).toContainText('Chosen in settings', { timeout: 30_000 });
+  await expect(answerRole.getByTestId('role-choice')).not.toHaveValue('', { timeout: 10_000 });
+  await expect(page.locator('[data-testid="role-row"][data-role="embed"]')).toContainText(
+    'qwen3-embedding:0.6b',
+  );
+  await expect(page.locator('[data-testid="role-row"][data-role="pageEmbed"]')).toContainText(
+    'cannot run it in-process yet',
+  );
+  expect(ollama.models.map((model) => model.name).sort()).toEqual(
+    expect.arrayContaining(['qwen2.5vl:3b', 'qwen3-embedding:0.6b']),
+  );
+  const fetched = host.requests.filter(
+    (entry) => entry.path.startsWith('/storage/') || entry.path.endsWith('.json'),
+  );
+  expect(fetched.length).toBeGreaterThanOrEqual(7);
+
+  await page.getByTestId('folder-path-input').fill(folder);
+  await page.getByTestId('add-folder-button').click();
+  await expect(page.locator('[data-testid="document-item"][data-state="indexed"]')).toHaveCount(1, {
+    timeout: 120_000,
+  });
+  await page.getByTestId('question-input').fill('How does TraceMonkey compile hot loops?');
+  await page.getByTestId('ask-button').click();
+  await expect(page.getByTestId('answer').last()).toContainText('trace-based just-in-time compilation', {
+    timeout: 60_000,
+  });
+  await expect(page.getByTestId('answer-status').last()).toHaveText('Verified', { timeout: 30_000 });
+  await expect(page.getByTestId('citation-chip').first()).toContainText('tracemonkey.pdf');
+  await page.screenshot({ path: 'test-results/e2e/first-run-answer.png' });
+});
