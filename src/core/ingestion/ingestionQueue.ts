@@ -463,7 +463,8 @@ export class IngestionQueue {
       );
     } finally {
       this.drawing.delete(job.contentHash);
-      if (!this.drawingQueue.has(job.contentHash)) this.options.index.content.pageImagesSettled(job.contentHash);
+      if (!this.drawingQueue.has(job.contentHash))
+        this.options.index.content.pageImagesSettled(job.contentHash);
       this.meter.drawingFinished(job.pages);
       this.emitProgress();
       this.pump();
@@ -535,8 +536,8 @@ export class IngestionQueue {
     error: string,
   ) {
     this.options.library.updateDocument(doc.id, { state, error });
-    await this.options.index
-      .documents.upsert({
+    await this.options.index.documents
+      .upsert({
         id: doc.id,
         path: doc.path,
         rootId: doc.rootId,
