@@ -56,6 +56,17 @@ function suite(label, command, args, reportPath, count) {
   }
 }
 
+/** The suite is meant for the one Node in .nvmrc; another one still runs it, and says so first. */
+function noteNodeVersion() {
+  const wanted = readFileSync('.nvmrc', 'utf8').trim();
+  if (process.versions.node !== wanted) {
+    console.log(
+      `Note: running on Node ${process.versions.node}; the project runs on Node ${wanted} (.nvmrc).`,
+    );
+  }
+}
+
+noteNodeVersion();
 mkdirSync('test-results', { recursive: true });
 check('typecheck', 'npm', ['run', '-s', 'typecheck']);
 check('lint', 'npm', ['run', '-s', 'lint']);
