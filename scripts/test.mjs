@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm test`: typecheck, lint, build, unit and integration tests (vitest), end-to-end tests
+ * `npm test`: typecheck, lint, build, the installer checks (`check:package`), unit and integration
+ * tests (vitest), end-to-end tests
  * (Playwright in Chromium). Every stage runs even when an earlier one failed; the last line is the
  * total: `N passed, N failed, N skipped`.
  */
@@ -71,6 +72,7 @@ mkdirSync('test-results', { recursive: true });
 check('typecheck', 'npm', ['run', '-s', 'typecheck']);
 check('lint', 'npm', ['run', '-s', 'lint']);
 check('build', 'npx', ['electron-vite', 'build']);
+check('package and workflow checks', 'npm', ['run', '-s', 'check:package']);
 
 suite(
   'unit and integration tests',
