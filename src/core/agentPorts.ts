@@ -14,18 +14,20 @@ export function createAgentPorts(core: Core, models: Pick<ModelRoles, 'chatModel
       throw error;
     });
   return {
-    searchChunks: async (query, options) =>
+    searchChunks: async (query, options, signal) =>
       (
         await searchChunks(chunkSearchDeps(core), query, {
           k: options.k,
           ...(options.mode ? { mode: options.mode } : {}),
+          ...(signal ? { signal } : {}),
         })
       ).hits,
-    searchPages: (query, options) => core.index.searchPages(query, { k: options.k }),
-    openChunk: (chunkId) => notFoundIsNull(core.index.getChunk(chunkId)),
-    openPage: (documentId, page) => notFoundIsNull(core.index.getPage(documentId, page)),
+    searchPages: (query, options, signal) =>
+      core.index.search.pages(query, { k: options.k, ...(signal ? { signal } : {}) }),
+    openChunk: (chunkId) => notFoundIsNull(core.index.content.chunk(chunkId)),
+    openPage: (documentId, page) => notFoundIsNull(core.index.content.page(documentId, page)),
     pageImage: async (documentId, page) => {
-      const stored = await notFoundIsNull(core.index.getPage(documentId, page));
+      const stored = await notFoundIsNull(core.index.content.page(documentId, page));
       if (!stored?.image) return null;
       return new Uint8Array(await readFile(core.pageImages.absolutePath(stored.image.full)));
     },

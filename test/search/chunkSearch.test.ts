@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EmbedderStatus } from '../../src/core/index/indexStore';
+import type { EmbedderStatus } from '../../src/core/index/vectors/indexVectors';
 import { currentSearchNotice, searchChunks, type ChunkSearchDeps } from '../../src/core/search/chunkSearch';
 import type { RoleResolution } from '../../src/shared/domain/models';
 import type { SearchHit } from '../../src/shared/domain/search';

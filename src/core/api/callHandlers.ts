@@ -19,7 +19,7 @@ export function createCallHandlers(core: Core): CallHandlers {
     'library.progress': async () => core.ingestion.progress(),
     'search.query': async ({ query, k, mode }) =>
       mode === 'pages'
-        ? { hits: await core.index.searchPages(query, { k }), mode, notice: null }
+        ? { hits: await core.index.search.pages(query, { k }), mode, notice: null }
         : searchChunks(chunkSearchDeps(core), query, { k, ...(mode ? { mode } : {}) }),
     'search.notice': async () => ({ notice: currentSearchNotice(chunkSearchDeps(core)) }),
     'pages.get': ({ documentId, page, size }) => readPageImage(core, documentId, page, size),

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { guardProcess } from '../common/processGuards';
 import { createCore } from '../createCore';
 import type { ModelLaunchOptions } from '../models/launchOptions';
 import { startLoopbackServer } from '../server/loopbackServer';
@@ -13,6 +14,11 @@ export async function serveCommand(
     host: string;
   } & ModelLaunchOptions,
 ): Promise<void> {
+  // One request's failure must never end the server the user's browser is talking to.
+  guardProcess({
+    label: 'quire serve',
+    log: (message) => console.error(`${new Date().toISOString()} ${message}`),
+  });
   const core = createCore({
     dataDir: options.dataDir,
     watch: true,

@@ -1,5 +1,5 @@
 import { isAbortError } from '../../shared/errors';
-import type { EmbedPendingOptions, IndexStore } from '../index/indexStore';
+import type { EmbedPendingOptions, VectorSets } from '../index/vectors/indexVectors';
 import type { ModelRoles } from '../models/types';
 
 /**
@@ -13,7 +13,7 @@ export class BackgroundEmbedding {
   private readonly controller = new AbortController();
 
   constructor(
-    private readonly index: IndexStore,
+    private readonly vectors: VectorSets,
     private readonly models: Pick<ModelRoles, 'textEmbedder' | 'pageEmbedder'>,
   ) {}
 
@@ -39,16 +39,16 @@ export class BackgroundEmbedding {
    */
   async attach(): Promise<void> {
     const [text, page] = await Promise.all([this.models.textEmbedder(), this.models.pageEmbedder()]);
-    await this.index.setEmbedders({ text, page });
+    await this.vectors.setEmbedders({ text, page });
   }
 
   /** Embeds everything missing now and resolves when done (`quire index`); errors reach the caller. */
   async fill(onProgress?: EmbedPendingOptions['onProgress']): Promise<number> {
     await this.running?.catch(() => undefined);
     const [text, page] = await Promise.all([this.models.textEmbedder(), this.models.pageEmbedder()]);
-    await this.index.setEmbedders({ text, page });
+    await this.vectors.setEmbedders({ text, page });
     if (!text && !page) return 0;
-    const result = await this.index.embedPending({
+    const result = await this.vectors.embedPending({
       signal: this.controller.signal,
       ...(onProgress ? { onProgress } : {}),
     });
@@ -63,9 +63,9 @@ export class BackgroundEmbedding {
   private async pass(): Promise<void> {
     try {
       const [text, page] = await Promise.all([this.models.textEmbedder(), this.models.pageEmbedder()]);
-      await this.index.setEmbedders({ text, page });
+      await this.vectors.setEmbedders({ text, page });
       if (!text && !page) return;
-      await this.index.embedPending({ signal: this.controller.signal });
+      await this.vectors.embedPending({ signal: this.controller.signal });
     } catch (error) {
       if (!isAbortError(error)) console.error('quire: embedding in the background failed', error);
     }

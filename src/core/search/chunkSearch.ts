@@ -6,12 +6,12 @@
 import type { RoleResolution } from '../../shared/domain/models';
 import type { ChunkSearchResult, SearchHit } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
-import type { EmbedderStatus } from '../index/indexStore';
+import type { EmbedderStatus } from '../index/vectors/indexVectors';
 
 export type ChunkMode = 'bm25' | 'dense' | 'hybrid';
 
 export interface ChunkSearchDeps {
-  search(query: string, options: { k: number; mode: ChunkMode }): Promise<SearchHit[]>;
+  search(query: string, options: { k: number; mode: ChunkMode; signal?: AbortSignal }): Promise<SearchHit[]>;
   /** The index's text vectors: which embedder made them and whether queries can use them now. */
   textVectors(): EmbedderStatus;
   /** How the embed role resolves now. */
@@ -38,13 +38,18 @@ export function bm25OnlyNotice(reason: string): string {
 export async function searchChunks(
   deps: ChunkSearchDeps,
   query: string,
-  options: { k: number; mode?: ChunkMode },
+  options: { k: number; mode?: ChunkMode; signal?: AbortSignal },
 ): Promise<ChunkSearchResult> {
+  const signal = options.signal ? { signal: options.signal } : {};
   const role = deps.embedRole();
   const reason = missingVectorsReason(deps.textVectors(), role);
   const wanted = options.mode ?? 'hybrid';
   if (reason === null || wanted === 'bm25') {
-    return { hits: await deps.search(query, { k: options.k, mode: wanted }), mode: wanted, notice: null };
+    return {
+      hits: await deps.search(query, { k: options.k, mode: wanted, ...signal }),
+      mode: wanted,
+      notice: null,
+    };
   }
   if (wanted === 'dense') {
     const advice = role.provider === null ? ` ${deps.embedAdvice()}.` : '';
@@ -53,7 +58,7 @@ export async function searchChunks(
     });
   }
   return {
-    hits: await deps.search(query, { k: options.k, mode: 'bm25' }),
+    hits: await deps.search(query, { k: options.k, mode: 'bm25', ...signal }),
     mode: 'bm25',
     notice: bm25OnlyNotice(reason),
   };

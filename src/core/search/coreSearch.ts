@@ -4,8 +4,8 @@ import type { ChunkSearchDeps } from './chunkSearch';
 /** Text search over the core's index, with the embed role and advice the notices speak of. */
 export function chunkSearchDeps(core: Pick<Core, 'index' | 'models'>): ChunkSearchDeps {
   return {
-    search: (query, options) => core.index.searchChunks(query, options),
-    textVectors: () => core.index.embedderStatus().text,
+    search: (query, options) => core.index.search.chunks(query, options),
+    textVectors: () => core.index.vectors.status().text,
     embedRole: () => core.models.status().roles.find((role) => role.role === 'embed')!,
     embedAdvice: () => core.models.advice('embed'),
   };
