@@ -5,8 +5,9 @@ import type { InProcessModel, IntervalTimers, ModelServiceDeps } from '../../src
 import { ModelService } from '../../src/core/models/modelService';
 import type { MemoryBudget, ModelsStatus } from '../../src/shared/domain/models';
 import { tempDir } from '../helpers/shared';
+import { buildTinyGguf } from '../helpers/tinyModel';
 import type { ModelHostStandIn } from '../standins/modelHostStandIn';
-import { generatedFile, startModelHostStandIn } from '../standins/modelHostStandIn';
+import { startModelHostStandIn } from '../standins/modelHostStandIn';
 import type { OllamaStandIn, OllamaStandInModel } from '../standins/ollamaStandIn';
 import { startOllamaStandIn } from '../standins/ollamaStandIn';
 import type { OpenAIStandIn } from '../standins/openaiStandIn';
@@ -27,6 +28,7 @@ const OLLAMA_MODELS: OllamaStandInModel[] = [
   { name: 'nomic-embed-text:latest', family: 'nomic-bert', capabilities: ['embedding'], embeddingLength: 40 },
 ];
 
+const TINY_GGUF = buildTinyGguf();
 let ollama: OllamaStandIn;
 let colqwen: OpenAIStandIn;
 let host: ModelHostStandIn;
@@ -56,9 +58,10 @@ function manualTimers(): IntervalTimers & { fire: () => void; cleared: boolean; 
 beforeAll(async () => {
   ollama = await startOllamaStandIn([...OLLAMA_MODELS]);
   colqwen = await startOpenAIStandIn([{ id: 'vidore/colqwen2.5-v0.2', kind: 'multiVector', dimensions: 16 }]);
+  // Real GGUFs: a downloaded file is read before it is offered to any role.
   host = await startModelHostStandIn([
-    { path: 'org/chat/resolve/main/chat.gguf', bytes: generatedFile(40_000, 1) },
-    { path: 'org/embed/resolve/main/embed.gguf', bytes: generatedFile(20_000, 2) },
+    { path: 'org/chat/resolve/main/chat.gguf', bytes: TINY_GGUF },
+    { path: 'org/embed/resolve/main/embed.gguf', bytes: TINY_GGUF },
   ]);
 });
 afterAll(async () => {
@@ -239,8 +242,8 @@ describe('ModelService', () => {
     const loads: string[] = [];
     const { models, statuses } = service([], {
       catalogue: [
-        model('tiny-chat', 'answer', 'org/chat', 'chat.gguf', 40_000),
-        model('tiny-embed', 'embed', 'org/embed', 'embed.gguf', 20_000),
+        model('tiny-chat', 'answer', 'org/chat', 'chat.gguf', TINY_GGUF.length),
+        model('tiny-embed', 'embed', 'org/embed', 'embed.gguf', TINY_GGUF.length),
       ],
       hubEndpoint: host.baseUrl,
       onDownload: (progress) => downloads.push(progress.state),
@@ -265,18 +268,18 @@ describe('ModelService', () => {
     models.download('tiny-embed');
     expect(await models.downloadSettled('tiny-chat/chat.gguf')).toMatchObject({
       state: 'done',
-      bytesDone: 40_000,
+      bytesDone: TINY_GGUF.length,
     });
     expect(await models.downloadSettled('tiny-embed/embed.gguf')).toMatchObject({
       state: 'done',
-      bytesDone: 20_000,
+      bytesDone: TINY_GGUF.length,
     });
     expect(downloads[0]).toBe('downloading');
     await expect
       .poll(() => statuses.at(-1)?.roles.find((role) => role.role === 'embed')?.provider, { timeout: 10_000 })
       .toBe('llama');
     const roles = Object.fromEntries(statuses.at(-1)!.roles.map((role) => [role.role, role]));
-    expect(roles.answer?.model).toMatch(/models\/chat\.gguf$/);
+    expect(roles.answer?.model, JSON.stringify(statuses.at(-1)!.roles)).toMatch(/models\/chat\.gguf$/);
     expect(roles.embed?.model).toMatch(/models\/embed\.gguf$/);
     expect(roles.answer?.reason).toContain('tiny-chat, downloaded by the setup');
     expect((await models.chatModel('answer'))?.id).toMatch(/chat\.gguf$/);

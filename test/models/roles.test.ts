@@ -209,4 +209,36 @@ describe('role resolution', () => {
       'Served by 127.0.0.1:9000 (`scripted-chat`, the first chat model it lists).',
     );
   });
+
+  it('offers no unusable GGUF, given or chosen, and says why', () => {
+    const unusableModels = new Map([
+      ['/m/cut.gguf', 'it is truncated: 10 bytes missing.'],
+      ['/m/chosen.gguf', 'it is corrupt: bad tensor table.'],
+    ]);
+    const roles = byRole(
+      resolveRoles({
+        settings: { answer: { model: '/m/chosen.gguf' } },
+        servers: [lmStudioDown],
+        localModelPath: '/m/cut.gguf',
+        unusableModels,
+      }),
+    );
+    for (const role of ['decide', 'answer', 'embed'] as const) {
+      expect(roles[role]).toMatchObject({ provider: null, via: 'none' });
+      expect(roles[role]!.reason).toContain('/m/cut.gguf cannot be used: it is truncated');
+    }
+    expect(roles.answer!.reason).toContain(
+      '`/m/chosen.gguf` (chosen in settings) cannot be used: it is corrupt',
+    );
+    const healthy = byRole(
+      resolveRoles({ settings: {}, servers: [], localModelPath: '/m/ok.gguf', unusableModels }),
+    );
+    expect(healthy.answer).toMatchObject({ provider: 'llama', model: '/m/ok.gguf' });
+    // A broken --model does not hide what else can serve the role.
+    const withServer = byRole(
+      resolveRoles({ settings: {}, servers: [ollama], localModelPath: '/m/cut.gguf', unusableModels }),
+    );
+    expect(withServer.answer).toMatchObject({ provider: 'ollama', model: 'qwen3:8b' });
+    expect(withServer.answer!.reason).toMatch(/^The GGUF \/m\/cut\.gguf cannot be used: it is truncated/);
+  });
 });

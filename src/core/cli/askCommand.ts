@@ -20,7 +20,11 @@ export async function askCommand(question: string | undefined, options: ModelCom
   const core = await startModelCore(options, { attachEmbeddings: true });
   try {
     if (!(await core.models.chatModel('decide')) || !(await core.models.chatModel('answer'))) {
-      throw new QuireError('model_unavailable', noModelHelp(core));
+      const problem = options.modelPath ? core.models.problemWith(options.modelPath) : null;
+      throw new QuireError(
+        'model_unavailable',
+        problem ? `The model ${options.modelPath} cannot be used: ${problem}` : noModelHelp(core),
+      );
     }
     const printer = options.json ? null : new AnswerPrinter(process.stdout);
     const stepsOnTerminal = !options.json && process.stderr.isTTY;

@@ -66,6 +66,12 @@ async function statusCommand(core: Core, options: ModelCommandOptions): Promise<
   const status = core.models.status();
   if (options.json) printJson(status);
   else printStatus(status);
+  // modelPath is absolute already (launch options resolve it).
+  const problem = options.modelPath ? core.models.problemWith(options.modelPath) : null;
+  if (problem) {
+    process.stderr.write(`quire: the model ${options.modelPath} cannot be used: ${problem}\n`);
+    process.exitCode = 1;
+  }
 }
 
 async function confirm(question: string): Promise<boolean> {

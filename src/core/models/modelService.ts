@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { DownloadProgress, MemoryBudget, ModelRole, ModelsStatus } from '../../shared/domain/models';
 import { QuireError } from '../../shared/errors';
 import { roleAdvice, TYPICAL_MACHINE, type AdviceMachine } from './catalogue/advice';
-import { CATALOGUE, fileUrl, localFileName, type CatalogueModel } from './catalogue/catalogue';
+import { CATALOGUE, type CatalogueModel } from './catalogue/catalogue';
 import {
   localModelFor,
   scanModelsFolder,
@@ -16,15 +16,13 @@ import {
 import type { ProbeOptions, ServerCandidate, ServerInventory } from './detection/detectServers';
 import { detectServers, localCandidates, toDetectedServer } from './detection/detectServers';
 import type { DownloadManagerOptions } from './downloads/downloadManager';
+import { catalogueDownloads } from './downloads/catalogueDownloads';
 import { DownloadManager } from './downloads/downloadManager';
 import type { FetchLike } from './http/transport';
-import { OllamaClient } from './ollama/ollamaClient';
-import { OllamaChatModel, OllamaTextEmbedder } from './ollama/ollamaModels';
-import { OpenAIClient } from './openai/openaiClient';
-import { OpenAIChatModel, probeOpenAIEmbedder } from './openai/openaiModels';
+import { LocalModelChecks } from './llama/localModelChecks';
 import type { InProcessAllowance, ResolvedRole, RoleSettings } from './roles';
 import { resolveRoles, ROLE_ORDER, toRoleResolution } from './roles';
-import { SegmentPageEmbedder } from './segmentPageEmbedder';
+import { ServerProviders } from './serverProviders';
 import type { ChatModel, ModelRoles, PageEmbedder, TextEmbedder } from './types';
 
 export interface InProcessModel {
@@ -80,23 +78,22 @@ export interface ModelServiceDeps {
 
 const DEFAULT_DETECT_EVERY_MS = 3 * 60_000;
 
-function roleKey(role: ResolvedRole): string {
-  return [role.via, role.provider, role.endpoint, role.model].join('|');
-}
-
 export class ModelService implements ModelRoles {
   private servers: ServerInventory[] = [];
   private folder: ModelsFolder;
   private roles: ResolvedRole[];
-  private readonly instances = new Map<string, Promise<unknown>>();
+  private readonly providers: ServerProviders;
   private readonly localModels = new Map<string, Promise<InProcessModel>>();
   private refreshing: Promise<ModelsStatus> | null = null;
+  private nextRefresh: Promise<ModelsStatus> | null = null;
   private timer: unknown = null;
   private readonly downloads: DownloadManager;
+  private readonly localChecks = new LocalModelChecks();
   readonly catalogue: readonly CatalogueModel[];
   readonly modelsDir: string;
 
   constructor(private readonly deps: ModelServiceDeps) {
+    this.providers = new ServerProviders({ callTimeoutMs: deps.callTimeoutMs, fetch: deps.fetch });
     this.catalogue = deps.catalogue ?? CATALOGUE;
     this.modelsDir = join(deps.dataDir, 'models');
     this.folder = { dir: this.modelsDir, presentFiles: new Set(), otherGgufs: [] };
@@ -150,9 +147,22 @@ export class ModelService implements ModelRoles {
     };
   }
 
-  /** Probes servers and the models folder again and re-resolves roles; concurrent calls share one probe. */
+  /**
+   * Probes servers and the models folder again and re-resolves roles. A call made while a probe runs
+   * gets one more probe after it (a file that finished downloading meanwhile must be seen); calls made
+   * meanwhile share that one.
+   */
   refresh(): Promise<ModelsStatus> {
-    this.refreshing ??= (async () => {
+    if (this.refreshing) {
+      this.nextRefresh ??= this.refreshing
+        .catch(() => undefined)
+        .then(() => {
+          this.nextRefresh = null;
+          return this.refresh();
+        });
+      return this.nextRefresh;
+    }
+    const probe = (async () => {
       try {
         const candidates = this.deps.candidates?.() ?? localCandidates();
         const [servers, folder] = await Promise.all([
@@ -161,13 +171,20 @@ export class ModelService implements ModelRoles {
         ]);
         this.servers = servers;
         this.folder = folder;
+        await this.localChecks.check(this.localModelPaths());
         this.applyResolution();
         return this.status();
       } finally {
         this.refreshing = null;
       }
     })();
-    return this.refreshing;
+    this.refreshing = probe;
+    return probe;
+  }
+
+  /** Why a local GGUF cannot be used (truncated, corrupt, failed to load), or null when nothing is known against it. */
+  problemWith(path: string): string | null {
+    return this.localChecks.unusable().get(path) ?? null;
   }
 
   /** Servers found at the last detection, with what each model can do. */
@@ -210,76 +227,51 @@ export class ModelService implements ModelRoles {
       this.servers
         .filter((server) => server.reachable)
         .map(async (server): Promise<LoadedServerModel[]> => {
+          const about = { endpoint: server.endpoint, server: server.label };
           if (server.kind !== 'ollama') {
-            const roleModels = new Set(
+            const names = new Set(
               this.roles.filter((role) => role.endpoint === server.endpoint).map((role) => role.model),
             );
-            return [...roleModels].flatMap((name) =>
-              name
-                ? [
-                    {
-                      endpoint: server.endpoint,
-                      server: server.label,
-                      name,
-                      sizeBytes: null,
-                      vramBytes: null,
-                    },
-                  ]
-                : [],
+            return [...names].flatMap((name) =>
+              name ? [{ ...about, name, sizeBytes: null, vramBytes: null }] : [],
             );
           }
-          try {
-            const running = await this.ollama(server.endpoint).runningModels(signal);
-            return running.map((model) => ({
-              endpoint: server.endpoint,
-              server: server.label,
-              name: model.name,
-              sizeBytes: model.sizeBytes,
-              vramBytes: model.vramBytes,
-            }));
-          } catch {
-            return [];
-          }
+          const running = await this.providers
+            .ollama(server.endpoint)
+            .runningModels(signal)
+            .catch(() => []);
+          return running.map((model) => ({
+            ...about,
+            name: model.name,
+            sizeBytes: model.sizeBytes,
+            vramBytes: model.vramBytes,
+          }));
         }),
     );
     return lists.flat();
   }
 
   async chatModel(role: 'decide' | 'answer' | 'see'): Promise<ChatModel | null> {
+    if (await this.localChecks.check(this.localModelPaths())) this.applyResolution();
     const resolved = this.role(role);
     if (resolved.via === 'local') return (await this.loadLocal(resolved.model!)).chat;
-    if (resolved.via !== 'server') return null;
-    return this.instance('chat', resolved, async () => {
-      if (resolved.provider === 'ollama') {
-        return new OllamaChatModel(this.ollama(resolved.endpoint!), resolved.model!, resolved.supportsImages);
-      }
-      return new OpenAIChatModel(this.openai(resolved), resolved.model!, resolved.supportsImages);
-    });
+    return resolved.via === 'server' ? this.providers.chat(resolved) : null;
   }
 
   async textEmbedder(): Promise<TextEmbedder | null> {
+    if (await this.localChecks.check(this.localModelPaths())) this.applyResolution();
     return this.embedderFor(this.role('embed'));
   }
 
   async pageEmbedder(): Promise<PageEmbedder | null> {
     const resolved = this.role('pageEmbed');
     if (resolved.via === 'segments') {
-      const text = await this.embedderFor({
-        ...resolved,
-        role: 'embed',
-        via: resolved.provider === 'llama' ? 'local' : 'server',
-      });
-      return text === null
-        ? null
-        : this.instance('page', resolved, async () => new SegmentPageEmbedder(text));
+      const via = resolved.provider === 'llama' ? 'local' : 'server';
+      const text = await this.embedderFor({ ...resolved, role: 'embed', via });
+      return text === null ? null : this.providers.segments(resolved, text);
     }
     if (resolved.via !== 'server' || resolved.provider !== 'openai') return null;
-    return this.instance('page', resolved, async () => {
-      const probed = await probeOpenAIEmbedder(this.openai(resolved), resolved.model!);
-      if (probed.kind === 'multiVector') return probed.embedder;
-      // A dense model listed under a ColQwen-like name still works, one vector per segment.
-      return new SegmentPageEmbedder(probed.embedder);
-    });
+    return this.providers.page(resolved);
   }
 
   /** Downloads every file of a catalogue model (weights, projector, companions) into the models folder. */
@@ -291,30 +283,7 @@ export class ModelService implements ModelRoles {
         `Quire has no download called ${modelId}. Known: ${this.catalogue.map((item) => item.id).join(', ')}.`,
       );
     }
-    const endpoint = this.deps.hubEndpoint;
-    const files = model.files.map((file) => ({
-      fileName: file.fileName,
-      url: fileUrl(file, endpoint),
-      sha256: file.sha256,
-      sizeBytes: file.sizeBytes,
-    }));
-    const weights = model.files[0]!;
-    const companions = model.companionFiles.map((fileName) => ({
-      fileName,
-      url: fileUrl({ ...weights, fileName }, endpoint),
-      sha256: null,
-      sizeBytes: undefined,
-    }));
-    return [...companions, ...files].map((file) =>
-      this.downloads.start({
-        id: `${model.id}/${file.fileName}`,
-        model: `${model.label}: ${file.fileName}`,
-        url: file.url,
-        fileName: localFileName(model, file.fileName),
-        sha256: file.sha256,
-        ...(file.sizeBytes !== undefined ? { sizeBytes: file.sizeBytes } : {}),
-      }),
-    );
+    return catalogueDownloads(model, this.deps.hubEndpoint).map((request) => this.downloads.start(request));
   }
 
   /** Pulls a model into a running Ollama, with Ollama's own progress. */
@@ -348,18 +317,37 @@ export class ModelService implements ModelRoles {
     return this.roles.find((candidate) => candidate.role === role)!;
   }
 
-  private resolve(): ResolvedRole[] {
+  /** What the models folder offers each role. */
+  private folderModels(): Partial<Record<ModelRole, LocalModel>> {
     const localModels: Partial<Record<ModelRole, LocalModel>> = {};
     for (const role of ROLE_ORDER) {
       const local = localModelFor(role, this.folder, this.catalogue);
       if (local) localModels[role] = local;
     }
+    return localModels;
+  }
+
+  /** Local GGUFs the roles may use: `--model`, the models folder's, and paths chosen in settings. */
+  private localModelPaths(): string[] {
+    const chosen = Object.values(this.deps.settings?.() ?? {})
+      .map((choice) => choice?.model)
+      .filter((model): model is string => model !== undefined && /\.gguf$/i.test(model));
+    const folder = Object.values(this.folderModels())
+      .filter((local) => local.runtimeReady)
+      .map((local) => local.path);
+    const given = this.deps.localModelPath ? [this.deps.localModelPath] : [];
+    return [...new Set([...given, ...folder, ...chosen])];
+  }
+
+  private resolve(): ResolvedRole[] {
+    const localModels = this.folderModels();
     return resolveRoles({
       settings: this.deps.settings?.() ?? {},
       servers: this.servers,
       localModelPath: this.deps.localModelPath ?? null,
       localModels,
       inProcess: this.deps.inProcess?.() ?? { allowed: true },
+      unusableModels: this.localChecks.unusable(),
       advice: (role) => this.advice(role),
     });
   }
@@ -367,9 +355,7 @@ export class ModelService implements ModelRoles {
   /** Re-resolves, drops instances of roles whose provider changed, and tells listeners. */
   private applyResolution(): void {
     this.roles = this.resolve();
-    const live = new Set(this.roles.map(roleKey));
-    for (const key of this.instances.keys())
-      if (!live.has(key.slice(key.indexOf('#') + 1))) this.instances.delete(key);
+    this.providers.keepOnly(this.roles);
     this.deps.onStatus?.(this.status());
   }
 
@@ -381,41 +367,9 @@ export class ModelService implements ModelRoles {
     else this.deps.onStatus?.(this.status());
   }
 
-  /** One instance per face (chat, text, page) of a resolved model. */
-  private instance<T>(
-    face: 'chat' | 'text' | 'page',
-    role: ResolvedRole,
-    create: () => Promise<T>,
-  ): Promise<T> {
-    const key = `${face}#${roleKey(role)}`;
-    let existing = this.instances.get(key) as Promise<T> | undefined;
-    if (!existing) {
-      existing = create();
-      this.instances.set(key, existing);
-      // A failed creation (model missing, server gone) is retried on the next call.
-      existing.catch(() => {
-        if (this.instances.get(key) === existing) this.instances.delete(key);
-      });
-    }
-    return existing;
-  }
-
   private async embedderFor(resolved: ResolvedRole): Promise<TextEmbedder | null> {
     if (resolved.via === 'local') return (await this.loadLocal(resolved.model!)).embedder;
-    if (resolved.via !== 'server') return null;
-    const key: ResolvedRole = { ...resolved, role: 'embed', via: 'server' };
-    return this.instance('text', key, async () => {
-      if (resolved.provider === 'ollama')
-        return OllamaTextEmbedder.create(this.ollama(resolved.endpoint!), resolved.model!);
-      const probed = await probeOpenAIEmbedder(this.openai(resolved), resolved.model!);
-      if (probed.kind !== 'text') {
-        throw new QuireError(
-          'model_failed',
-          `\`${resolved.model}\` returns several vectors per text: choose it for page search instead.`,
-        );
-      }
-      return probed.embedder;
-    });
+    return resolved.via === 'server' ? this.providers.text(resolved) : null;
   }
 
   /** One in-process model per file: the chat model and the embedding model can both be loaded. */
@@ -430,26 +384,10 @@ export class ModelService implements ModelRoles {
     }
     const loading = create(path);
     this.localModels.set(path, loading);
-    loading.catch(() => {
+    loading.catch((error: unknown) => {
       if (this.localModels.get(path) === loading) this.localModels.delete(path);
+      void this.localChecks.noteLoadFailure(path, error).then((noted) => noted && this.applyResolution());
     });
     return loading;
-  }
-
-  private ollama(endpoint: string): OllamaClient {
-    return new OllamaClient({
-      baseUrl: endpoint,
-      idleTimeoutMs: this.deps.callTimeoutMs,
-      fetch: this.deps.fetch,
-    });
-  }
-
-  private openai(role: ResolvedRole): OpenAIClient {
-    return new OpenAIClient({
-      baseUrl: role.endpoint!,
-      apiKey: role.apiKey,
-      idleTimeoutMs: this.deps.callTimeoutMs,
-      fetch: this.deps.fetch,
-    });
   }
 }

@@ -39,6 +39,8 @@ export interface ResolveRolesInput {
   /** What the models folder offers each role (catalogue downloads and GGUF files put there). */
   localModels?: Partial<Record<ModelRole, LocalModel>>;
   inProcess?: InProcessAllowance;
+  /** Local GGUFs that cannot be used (truncated, corrupt, failed to load), with the reason. */
+  unusableModels?: ReadonlyMap<string, string>;
   /** How to get a model for a role on this machine (catalogue/advice.ts). */
   advice?: (role: ModelRole) => string;
 }
@@ -161,6 +163,9 @@ class Resolution {
     if (isLocalPath(choice.model)) {
       if (role === 'see' || role === 'pageEmbed')
         return `\`${choice.model}\` (chosen in settings) is a local GGUF, which this build cannot use for ${WHAT[role]}s`;
+      const problem = this.input.unusableModels?.get(choice.model);
+      if (problem)
+        return `\`${choice.model}\` (chosen in settings) cannot be used: ${problem.replace(/\.$/, '')}`;
       if (!this.inProcess.allowed)
         return `\`${choice.model}\` (chosen in settings) does not fit in memory: ${this.inProcess.reason ?? 'not enough free memory'}`;
       return fromLocal(role, choice.model, `Chosen in settings: runs in-process from \`${choice.model}\`.`);
@@ -214,8 +219,14 @@ class Resolution {
     return null;
   }
 
-  /** A GGUF run in-process, or why memory does not allow it. */
+  /** A GGUF run in-process, or why it cannot be: a broken file, or not enough memory. */
   inProcessModel(role: ModelRole, path: string, why: string): ResolvedRole {
+    const problem = this.input.unusableModels?.get(path);
+    if (problem)
+      return nothing(
+        role,
+        `The GGUF ${path} cannot be used: ${problem} Until it is replaced, ${this.advice(role)}`,
+      );
     if (this.inProcess.allowed) return fromLocal(role, path, why);
     return nothing(
       role,
@@ -244,7 +255,10 @@ function resolveText(
   input: ResolveRolesInput,
 ): ResolvedRole {
   const flag = input.localModelPath;
-  if (flag !== null && role !== 'embed')
+  const broken = flag !== null ? input.unusableModels?.get(flag) : undefined;
+  // An unusable --model is said first, and resolution goes on as if it had not been given.
+  const notes: string[] = broken ? [`The GGUF ${flag} cannot be used: ${broken.replace(/\.$/, '')}`] : [];
+  if (flag !== null && !broken && role !== 'embed')
     return r.inProcessModel(
       role,
       flag,
@@ -252,31 +266,32 @@ function resolveText(
     );
   const chosen = r.choice(role);
   if (chosen !== null && typeof chosen !== 'string') return chosen;
-  const prefix = typeof chosen === 'string' ? `${chosen}; ` : '';
-  const withPrefix = (result: ResolvedRole): ResolvedRole =>
-    prefix === ''
+  if (typeof chosen === 'string') notes.push(chosen);
+  const withNotes = (result: ResolvedRole): ResolvedRole =>
+    notes.length === 0
       ? result
-      : { ...result, reason: `${prefix}${result.reason.charAt(0).toLowerCase()}${result.reason.slice(1)}` };
+      : {
+          ...result,
+          reason: `${notes.join('; ')}; ${result.reason.charAt(0).toLowerCase()}${result.reason.slice(1)}`,
+        };
   const served = r.served(role);
-  if (served) return withPrefix(served);
+  if (served) return withNotes(served);
   const local = r.local(role);
   if (local) {
     const what = local.catalogue
       ? `${local.catalogue.label}, downloaded by the setup`
       : 'a GGUF put in the models folder';
-    return withPrefix(
-      r.inProcessModel(role, local.path, `Runs in-process from ${what} (\`${local.path}\`).`),
-    );
+    return withNotes(r.inProcessModel(role, local.path, `Runs in-process from ${what} (\`${local.path}\`).`));
   }
-  if (flag !== null)
-    return withPrefix(
+  if (flag !== null && !broken)
+    return withNotes(
       r.inProcessModel(
         role,
         flag,
         `No embedding model is set up: embeds with the GGUF given with --model / QUIRE_MODEL (\`${flag}\`).`,
       ),
     );
-  return withPrefix(r.missing(role));
+  return withNotes(r.missing(role));
 }
 
 /** A downloaded model whose runtime this build lacks, said plainly. */
