@@ -4,10 +4,12 @@
  */
 import type { BrowserWindow } from 'electron';
 import { app } from 'electron';
+import { useChildLauncher } from '../core/common/entryPoints';
 import { createCore, type Core } from '../core/createCore';
 import { registerIpc } from './ipc/registerIpc';
 import { createSafeStorageSecrets } from './secretStore';
 import { hardenSession } from './security';
+import { launchUtilityChild } from './utilityChild';
 import { createMainWindow, isTrustedUrl } from './window';
 
 let core: Core | undefined;
@@ -15,8 +17,15 @@ let window: BrowserWindow | undefined;
 
 async function start(): Promise<void> {
   hardenSession();
+  useChildLauncher(launchUtilityChild);
   const dataDir = app.getPath('userData');
-  core = createCore({ dataDir, watch: true, secrets: createSafeStorageSecrets(dataDir) });
+  core = createCore({
+    dataDir,
+    watch: true,
+    secrets: createSafeStorageSecrets(dataDir),
+    // As in the CLI: a local GGUF for every text role.
+    modelPath: process.env.QUIRE_MODEL ?? null,
+  });
   window = createMainWindow();
   const unregister = registerIpc(core, window, isTrustedUrl);
   window.on('closed', () => {
