@@ -4,8 +4,10 @@
  */
 import type { BrowserWindow } from 'electron';
 import { app } from 'electron';
+import electronUpdater from 'electron-updater';
 import { useChildLauncher } from '../core/common/entryPoints';
 import { createCore, type Core } from '../core/createCore';
+import { createAppUpdater } from './appUpdater';
 import { registerIpc } from './ipc/registerIpc';
 import { createSafeStorageSecrets } from './secretStore';
 import { hardenSession } from './security';
@@ -25,6 +27,8 @@ async function start(): Promise<void> {
     secrets: createSafeStorageSecrets(dataDir),
     // As in the CLI: a local GGUF for every text role.
     modelPath: process.env.QUIRE_MODEL ?? null,
+    // Only an installed build has a release feed to update from (app-update.yml beside app.asar).
+    updater: app.isPackaged ? createAppUpdater(electronUpdater.autoUpdater) : null,
   });
   window = createMainWindow();
   const unregister = registerIpc(core, window, isTrustedUrl);
