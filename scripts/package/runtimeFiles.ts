@@ -50,17 +50,18 @@ function packageFiles(root: string, name: string): string[] {
 }
 
 /**
- * The files of the runtime modules (and their installed platform packages) that are read by path, as
- * installed on this machine, relative to the project root.
+ * The files of the runtime modules that are opened by path, as installed on this machine (so this
+ * platform's builds), relative to the project root: every native file of a module and its platform
+ * packages, and the data files a row declares in `readByPath`.
  */
 export function filesReadByPath(root: string, modules: RuntimeModule[], lock: LockPackages): string[] {
   const files: string[] = [];
   for (const row of modules) {
     const own = packageFiles(root, row.package);
-    const globs = (row.readByPath ?? ['**']).map((glob) => `node_modules/${row.package}/${glob}`);
-    files.push(...own.filter((file) => matchesAny(file, globs)));
+    const declared = (row.readByPath ?? []).map((glob) => `node_modules/${row.package}/${glob}`);
+    files.push(...own.filter((file) => NATIVE_FILE.test(file) || matchesAny(file, declared)));
     for (const platformPackage of platformPackagesOf(row.package, lock).keys()) {
-      files.push(...packageFiles(root, platformPackage));
+      files.push(...packageFiles(root, platformPackage).filter((file) => NATIVE_FILE.test(file)));
     }
   }
   return [...new Set(files)].sort();
