@@ -12,7 +12,8 @@ import { performance } from 'node:perf_hooks';
 
 import { DEFAULT_CHUNKING, type ChunkingOptions } from '../src/core/documents/layout/chunker';
 import { parseDocument } from '../src/core/documents/parseDocument';
-import { openIndexStore, type IndexStore, type SearchFilter } from '../src/core/index/indexStore';
+import { Index } from '../src/core/index/openIndex';
+import type { SearchFilter } from '../src/core/index/search/searchScope';
 import { sharedDir, tempDir } from '../test/helpers/shared';
 import { printTable, writeReport, type BenchReport } from './bench/report';
 
@@ -41,7 +42,7 @@ async function readQuestions(limit: number): Promise<Question[]> {
 const documentId = (doc: string) => createHash('sha256').update(doc).digest('hex').slice(0, 16);
 
 async function indexDocuments(
-  store: IndexStore,
+  store: Index,
   docs: string[],
   chunking: ChunkingOptions | undefined,
 ): Promise<{ pages: number; failed: string[] }> {
@@ -49,7 +50,7 @@ async function indexDocuments(
   const failed: string[] = [];
   for (const [i, doc] of docs.entries()) {
     const path = join(sharedDir, doc);
-    const existing = store.getDocument(documentId(doc));
+    const existing = store.documents.get(documentId(doc));
     if (existing?.state === 'indexed') {
       pages += existing.pages ?? 0;
       continue;
@@ -58,8 +59,8 @@ async function indexDocuments(
       const bytes = await readFile(path);
       const contentHash = createHash('sha256').update(bytes).digest('hex');
       const parsed = await parseDocument(path, { kind: 'pdf', ...(chunking ? { chunking } : {}) });
-      await store.putContent(contentHash, parsed, [], { fileName: basename(path) });
-      await store.upsertDocument({
+      await store.content.put(contentHash, parsed, [], { fileName: basename(path) });
+      await store.documents.upsert({
         id: documentId(doc),
         path,
         rootId: doc.split('/')[1] ?? 'corpus',
@@ -85,12 +86,12 @@ async function indexDocuments(
 
 /** 1-based rank of the first gold page among the first distinct (document, page) pairs, or null. */
 async function goldRank(
-  store: IndexStore,
+  store: Index,
   question: Question,
   filter: SearchFilter | undefined,
   depth: number,
 ): Promise<number | null> {
-  const hits = await store.searchChunks(question.question, {
+  const hits = await store.search.chunks(question.question, {
     k: depth,
     mode: 'bm25',
     ...(filter ? { filter } : {}),
@@ -145,12 +146,12 @@ export async function run(args: string[]): Promise<BenchReport> {
   const keepAt = args.indexOf('--keep');
   const kept = keepAt === -1 ? undefined : args[keepAt + 1];
   const dir = kept ? { path: kept, cleanup: async () => undefined } : await tempDir('quire-eval-retrieval-');
-  const store = await openIndexStore({ uri: dir.path });
+  const store = await Index.open({ uri: dir.path });
   try {
     let started = performance.now();
     const indexed = await indexDocuments(store, docs, chunking);
     const indexSeconds = (performance.now() - started) / 1000;
-    await store.optimize({ cleanupOlderThan: new Date() });
+    await store.maintenance.optimize({ cleanupOlderThan: new Date() });
 
     started = performance.now();
     const ranks = { all: [] as Array<number | null>, own: [] as Array<number | null> };
@@ -210,13 +211,13 @@ export async function run(args: string[]): Promise<BenchReport> {
         failed: indexed.failed,
         indexSeconds,
         searchSeconds,
-        stats: await store.stats(),
+        stats: await store.maintenance.stats(),
         chunking: chunking ?? DEFAULT_CHUNKING,
         perQuestion,
       },
     };
   } finally {
-    await store.close();
+    await store.dispose();
     await dir.cleanup();
   }
 }

@@ -17,8 +17,8 @@ export function createCallHandlers(core: Core): CallHandlers {
     'library.progress': async () => core.ingestion.progress(),
     'search.query': ({ query, k, mode }) =>
       mode === 'pages'
-        ? core.index.searchPages(query, { k })
-        : core.index.searchChunks(query, { k, ...(mode ? { mode } : {}) }),
+        ? core.index.search.pages(query, { k })
+        : core.index.search.chunks(query, { k, ...(mode ? { mode } : {}) }),
     'pages.get': ({ documentId, page, size }) => readPageImage(core, documentId, page, size),
     'models.status': async () => core.models.status(),
     'models.refresh': () => core.models.refresh(),
