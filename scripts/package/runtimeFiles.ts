@@ -34,11 +34,20 @@ function isExcluded(path: string, patterns: PackagingPatterns): boolean {
   return matchesAny(path, negations);
 }
 
+/** A cache of folder listings: node_modules does not change while the checks run. */
+const listings = new Map<string, string[]>();
+
 function listFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name));
+  let files = listings.get(dir);
+  if (!files) {
+    files = existsSync(dir)
+      ? readdirSync(dir, { recursive: true, withFileTypes: true })
+          .filter((entry) => entry.isFile())
+          .map((entry) => join(entry.parentPath, entry.name))
+      : [];
+    listings.set(dir, files);
+  }
+  return files;
 }
 
 /** Installed files of one package, relative to `root` (node_modules/<name>/...), its own node_modules aside. */
