@@ -6,6 +6,7 @@ import type { BrowserWindow } from 'electron';
 import { app } from 'electron';
 import electronUpdater from 'electron-updater';
 import { useChildLauncher } from '../core/common/entryPoints';
+import { guardProcess } from '../core/common/processGuards';
 import { createCore, type Core } from '../core/createCore';
 import { createAppUpdater } from './appUpdater';
 import { registerIpc } from './ipc/registerIpc';
@@ -38,6 +39,9 @@ async function start(): Promise<void> {
   });
   await core.start();
 }
+
+// A failed call or a stray rejection is logged with what it was; the window stays up.
+guardProcess({ label: 'Quire main process' });
 
 // Lets tests and power users keep a separate library.
 if (process.env.QUIRE_USER_DATA) app.setPath('userData', process.env.QUIRE_USER_DATA);
