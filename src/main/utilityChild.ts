@@ -12,12 +12,16 @@ export const launchUtilityChild: ChildLauncher = (entryPath, args) =>
 
 class UtilityChild extends EventEmitter implements ChildHandle {
   private running = true;
+  exitCode: number | null = null;
+  /** A utility process reports an exit code only. */
+  readonly signalCode = null;
 
   constructor(private readonly child: UtilityProcess) {
     super();
     child.on('message', (message: unknown) => this.emit('message', message));
     child.on('exit', (code) => {
       this.running = false;
+      this.exitCode = code;
       this.emit('exit', code, null);
     });
     // Electron emits 'exit' after this too; the error only says why.
@@ -36,10 +40,19 @@ class UtilityChild extends EventEmitter implements ChildHandle {
     return this.child.stderr;
   }
 
-  send(message: unknown): boolean {
-    if (!this.running) return false;
+  send(message: unknown, callback?: (error: Error | null) => void): boolean {
+    if (!this.running) {
+      callback?.(new Error('the utility process has exited'));
+      return false;
+    }
     this.child.postMessage(message);
+    callback?.(null);
     return true;
+  }
+
+  /** A utility process has no channel to close apart from itself: ending the channel ends it. */
+  disconnect(): void {
+    if (this.running) this.child.kill();
   }
 
   /** A utility process takes no signal: any kill ends it. */

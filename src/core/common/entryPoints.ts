@@ -47,9 +47,15 @@ export function startWorker(
  */
 export interface ChildHandle {
   readonly connected: boolean;
+  /** Null while it runs. */
+  readonly exitCode: number | null;
+  readonly signalCode: NodeJS.Signals | null;
   readonly stdout: NodeJS.ReadableStream | null;
   readonly stderr: NodeJS.ReadableStream | null;
-  send(message: unknown): boolean;
+  /** `callback` hears whether the message left (an error when the channel is already closed). */
+  send(message: unknown, callback?: (error: Error | null) => void): boolean;
+  /** Closes the message channel; a child that serves only its parent then exits. */
+  disconnect(): void;
   kill(signal?: NodeJS.Signals): boolean;
   on(event: 'message', listener: (message: unknown) => void): this;
   on(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
