@@ -7,7 +7,7 @@ import type { PasswordVault } from './passwordVault';
 const REMOVAL_GRACE_MS = 1000;
 
 export interface ReconciliationDeps {
-  library: Pick<LibraryService, 'events' | 'allDocuments' | 'document' | 'updateDocument'>;
+  library: Pick<LibraryService, 'events' | 'allDocuments' | 'document' | 'updateDocument' | 'busy'>;
   documents: Pick<DocumentCatalog, 'get' | 'list' | 'remove'>;
   passwords: Pick<PasswordVault, 'forget'>;
   /** Queues a file for reading; `urgent` for files the user is waiting for. */
@@ -76,15 +76,15 @@ export class Reconciliation {
 
   /**
    * A rename arrives as a removal and an addition. Removing the old row at once would drop content the
-   * new name is about to reuse, so removals wait until the queue has settled (the new name is then
-   * indexed against the same content) and only then leave the index.
+   * new name is about to reuse, so removals wait until the library has looked at every new file and
+   * the queue has settled (the new name is then indexed against the same content).
    */
   private scheduleRemovals(): void {
     clearTimeout(this.removalTimer);
     this.removalTimer = setTimeout(() => {
       this.removalTimer = undefined;
       if (this.disposed) return;
-      if (this.deps.filesPending()) return this.scheduleRemovals();
+      if (this.deps.library.busy || this.deps.filesPending()) return this.scheduleRemovals();
       const ids = [...this.pendingRemovals];
       this.pendingRemovals.clear();
       for (const id of ids) if (!this.deps.library.document(id)) void this.dropFromIndex(id);
