@@ -16,7 +16,7 @@ import { createDocumentPool, type DocumentPool } from './documents/pool/document
 import { PageImageStore } from './documents/render/pageImageStore';
 import { Index } from './index/openIndex';
 import { BackgroundEmbedding } from './ingestion/backgroundEmbedding';
-import { IngestionQueue } from './ingestion/ingestionQueue';
+import { Ingestion } from './ingestion/ingestion';
 import { PasswordVault, type SecretStore } from './ingestion/passwordVault';
 import { LibraryService } from './library/libraryService';
 import { MemoryBudgetService } from './memory/memoryBudgetService';
@@ -28,6 +28,7 @@ import { readMachineFacts } from './models/setup/machineFacts';
 import { SetupService } from './models/setup/setupService';
 import { ServerMemoryTracker } from './memory/serverMemory';
 import { ModelSettingsStore } from './models/modelSettingsStore';
+import { UpdateService, type Updater } from './updates/updateService';
 
 export interface CoreConfig {
   /** Where Quire keeps its library list, index, page images, models and conversations. */
@@ -65,6 +66,8 @@ export interface CoreConfig {
   /** Where catalogue models are downloaded from: Hugging Face, or a mirror (HF_ENDPOINT). */
   hubEndpoint?: string;
   agentLimits?: Partial<AgentLimits>;
+  /** The installed desktop app's updater (electron-updater); absent elsewhere. */
+  updater?: Updater | null;
 }
 
 export type CoreEvents = { [K in EventName]: EventPayload<K> };
@@ -78,7 +81,7 @@ export interface Core {
   readonly dispatch: Dispatch;
   /** Open after `start()`. */
   readonly index: Index;
-  readonly ingestion: IngestionQueue;
+  readonly ingestion: Ingestion;
   readonly pageImages: PageImageStore;
   readonly memory: MemoryBudgetService;
   readonly models: ModelService;
@@ -87,6 +90,7 @@ export interface Core {
   readonly agent: AgentService;
   /** Vectors for indexed content: attached to searches, filled in the background or on demand. Open after `start()`. */
   readonly embedding: BackgroundEmbedding;
+  readonly updates: UpdateService;
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -135,8 +139,14 @@ export function createCore(config: CoreConfig): Core {
     hubEndpoint: config.hubEndpoint,
   });
 
+  const updates = new UpdateService({
+    dataDir: config.dataDir,
+    updater: config.updater ?? null,
+    onStatus: (status) => events.emit('updates.onStatus', status),
+  });
+
   let index: Index | undefined;
-  let ingestion: IngestionQueue | undefined;
+  let ingestion: Ingestion | undefined;
   let pool: DocumentPool | undefined;
   let agent: AgentService | undefined;
   let embedding: BackgroundEmbedding | undefined;
@@ -166,6 +176,7 @@ export function createCore(config: CoreConfig): Core {
     memory,
     models,
     modelSettings,
+    updates,
     dispatch: (name, input) => dispatch(name, input),
     async start() {
       index = await Index.open({
@@ -182,7 +193,7 @@ export function createCore(config: CoreConfig): Core {
         ...(config.workers ? { size: config.workers } : {}),
         ...(config.documentTimeoutMs ? { jobTimeoutMs: config.documentTimeoutMs } : {}),
       });
-      ingestion = new IngestionQueue({
+      ingestion = new Ingestion({
         library,
         index,
         pool,
@@ -216,15 +227,17 @@ export function createCore(config: CoreConfig): Core {
         await background.attach().catch(() => undefined);
       }
       if (config.ingest ?? true) ingestion.start();
+      await updates.load();
     },
     async close() {
+      updates.dispose();
       await agent?.close();
       await embedding?.close();
       stopWatchingMemory?.();
       await serverMemory.dispose();
       await models.dispose();
       await localModels.dispose();
-      await ingestion?.close();
+      await ingestion?.dispose();
       await pool?.close();
       await library.close();
       await index?.dispose();

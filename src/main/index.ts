@@ -4,12 +4,16 @@
  */
 import type { BrowserWindow } from 'electron';
 import { app } from 'electron';
+import electronUpdater from 'electron-updater';
+import { useChildLauncher } from '../core/common/entryPoints';
 import { guardProcess } from '../core/common/processGuards';
 import { createCore, type Core } from '../core/createCore';
 import { modelLaunchOptions } from '../core/models/launchOptions';
+import { createAppUpdater } from './appUpdater';
 import { registerIpc } from './ipc/registerIpc';
 import { createSafeStorageSecrets } from './secretStore';
 import { hardenSession } from './security';
+import { launchUtilityChild } from './utilityChild';
 import { createMainWindow, isTrustedUrl } from './window';
 
 let core: Core | undefined;
@@ -17,6 +21,7 @@ let window: BrowserWindow | undefined;
 
 async function start(): Promise<void> {
   hardenSession();
+  useChildLauncher(launchUtilityChild);
   const dataDir = app.getPath('userData');
   core = createCore({
     dataDir,
@@ -24,6 +29,8 @@ async function start(): Promise<void> {
     secrets: createSafeStorageSecrets(dataDir),
     // QUIRE_MODEL and QUIRE_SERVERS mean the same here as for `quire serve` and the CLI.
     ...modelLaunchOptions({}, process.env),
+    // Only an installed build has a release feed to update from (app-update.yml beside app.asar).
+    updater: app.isPackaged ? createAppUpdater(electronUpdater.autoUpdater) : null,
   });
   window = createMainWindow();
   const unregister = registerIpc(core, window, isTrustedUrl);
