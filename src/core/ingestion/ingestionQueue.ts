@@ -186,7 +186,7 @@ export class IngestionQueue {
     if (doc.state !== 'indexed') return null;
     const password = await passwords.get(doc.id);
     const [image] = await pool.render(
-      doc.path,
+      await this.options.library.readablePath(doc.path),
       {
         contentHash: doc.contentHash,
         pages: [page],
@@ -360,7 +360,9 @@ export class IngestionQueue {
     if (!doc) return 0;
     this.currentPath = doc.path;
     library.updateDocument(doc.id, { state: 'indexing', error: null });
-    const contentHash = await hashFile(doc.path, signal);
+    // Read through the path policy: the file may have become a link that leads outside the library.
+    const readable = await library.readablePath(doc.path);
+    const contentHash = await hashFile(readable, signal);
     signal.throwIfAborted();
     const record: IndexedDocument = {
       id: doc.id,
@@ -386,7 +388,7 @@ export class IngestionQueue {
       record.error = sameContent.error;
     } else {
       const password = await this.options.passwords.get(doc.id);
-      const parsed = await pool.parse(doc.path, {
+      const parsed = await pool.parse(readable, {
         kind: doc.kind,
         signal,
         ...(password ? { password } : {}),
@@ -440,7 +442,7 @@ export class IngestionQueue {
       this.currentPath = owner.path;
       const password = await passwords.get(owner.id);
       const drawn = await drawPageImages(pool, images, {
-        path: owner.path,
+        path: await this.options.library.readablePath(owner.path),
         contentHash: job.contentHash,
         pageCount: owner.pages ?? 0,
         longEdge: this.options.imageLongEdge ?? 1600,
