@@ -16,7 +16,7 @@ import { createDocumentPool, type DocumentPool } from './documents/pool/document
 import { PageImageStore } from './documents/render/pageImageStore';
 import { Index } from './index/openIndex';
 import { BackgroundEmbedding } from './ingestion/backgroundEmbedding';
-import { IngestionQueue } from './ingestion/ingestionQueue';
+import { Ingestion } from './ingestion/ingestion';
 import { PasswordVault, type SecretStore } from './ingestion/passwordVault';
 import { LibraryService } from './library/libraryService';
 import { MemoryBudgetService } from './memory/memoryBudgetService';
@@ -71,7 +71,7 @@ export interface Core {
   readonly dispatch: Dispatch;
   /** Open after `start()`. */
   readonly index: Index;
-  readonly ingestion: IngestionQueue;
+  readonly ingestion: Ingestion;
   readonly pageImages: PageImageStore;
   readonly memory: MemoryBudgetService;
   readonly models: ModelService;
@@ -134,7 +134,7 @@ export function createCore(config: CoreConfig): Core {
   });
 
   let index: Index | undefined;
-  let ingestion: IngestionQueue | undefined;
+  let ingestion: Ingestion | undefined;
   let pool: DocumentPool | undefined;
   let agent: AgentService | undefined;
   let embedding: BackgroundEmbedding | undefined;
@@ -176,7 +176,7 @@ export function createCore(config: CoreConfig): Core {
         ...(config.workers ? { size: config.workers } : {}),
         ...(config.documentTimeoutMs ? { jobTimeoutMs: config.documentTimeoutMs } : {}),
       });
-      ingestion = new IngestionQueue({
+      ingestion = new Ingestion({
         library,
         index,
         pool,
@@ -211,7 +211,7 @@ export function createCore(config: CoreConfig): Core {
       models.stop();
       stopWatchingMemory?.();
       await localModels.dispose();
-      await ingestion?.close();
+      await ingestion?.dispose();
       await pool?.close();
       await library.close();
       await index?.dispose();
