@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ServerUrl } from '../shared/domain/models';
 import { QuireError } from '../shared/errors';
 import { askCommand } from './cli/askCommand';
 import { indexCommand, searchCommand } from './cli/indexCommands';
@@ -65,6 +66,14 @@ async function main(argv: string[]): Promise<void> {
   const json = values.json ?? false;
   const launch = modelLaunchOptions({ model: values.model, server: values.server });
   const { modelPath, servers } = launch;
+  for (const server of servers) {
+    if (!ServerUrl.safeParse(server).success) {
+      throw new QuireError(
+        'invalid_input',
+        `--server ${server}: a server address must be an http:// or https:// URL.`,
+      );
+    }
+  }
   switch (command) {
     case 'serve': {
       const port = Number(values.port);
