@@ -14,6 +14,8 @@ export function createAgentPorts(core: Core, models: Pick<ModelRoles, 'chatModel
   return {
     searchChunks: (query, options) =>
       core.index.searchChunks(query, { k: options.k, ...(options.mode ? { mode: options.mode } : {}) }),
+    retrieve: (query, options, signal) =>
+      core.retrieval.search(query, { ...options, ...(signal ? { signal } : {}) }),
     searchPages: (query, options) => core.index.searchPages(query, { k: options.k }),
     openChunk: (chunkId) => notFoundIsNull(core.index.getChunk(chunkId)),
     openPage: (documentId, page) => notFoundIsNull(core.index.getPage(documentId, page)),

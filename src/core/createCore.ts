@@ -26,6 +26,7 @@ import { describeGguf } from './models/llama/describeGguf';
 import { createLlamaProvider } from './models/llama/llamaProvider';
 import { ModelService, type LocalModel } from './models/modelService';
 import { ModelSettingsStore } from './models/modelSettingsStore';
+import { RetrievalService } from './retrieval/retrievalService';
 
 export interface CoreConfig {
   /** Where Quire keeps its library list, index, page images, models and conversations. */
@@ -46,6 +47,8 @@ export interface CoreConfig {
   secrets?: SecretStore | null;
   /** A local GGUF that serves every text role (`--model`, QUIRE_MODEL). */
   modelPath?: string | null;
+  /** A reranker GGUF (`--reranker`, QUIRE_RERANKER); else a downloaded catalogue reranker, if any. */
+  rerankerPath?: string | null;
   /** Look for Ollama and OpenAI-compatible servers on this machine's known ports. */
   detectServers?: boolean;
   /** Look for model servers at start and every few minutes; commands that use no model skip it. */
@@ -78,6 +81,8 @@ export interface Core {
   readonly models: ModelService;
   readonly modelSettings: ModelSettingsStore;
   readonly agent: AgentService;
+  /** Search with query rewriting and re-ranking. */
+  readonly retrieval: RetrievalService;
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -89,6 +94,8 @@ export function createCore(config: CoreConfig): Core {
   library.events.on('changed', (snapshot) => events.emit('library.onChanged', snapshot));
 
   const memory = new MemoryBudgetService();
+  // Leave a core to the app: with every core busy, generation stalls whenever the UI or indexing runs.
+  const threads = config.modelThreads ?? Math.max(1, Math.min(8, availableParallelism() - 1));
   const localProviders: Array<{ dispose(): Promise<void> }> = [];
   let stopWatchingMemory: (() => void) | undefined;
   memory.onChange((budget) => events.emit('memory.onBudget', budget));
@@ -98,8 +105,7 @@ export function createCore(config: CoreConfig): Core {
       modelPath: path,
       contextSize,
       gpu: config.gpu ?? 'auto',
-      // Leave a core to the app: with every core busy, generation stalls whenever the UI or indexing runs.
-      threads: config.modelThreads ?? Math.max(1, Math.min(8, availableParallelism() - 1)),
+      threads,
     });
     localProviders.push(provider);
     memory.setEntry(provider.memoryEntry());
@@ -143,6 +149,16 @@ export function createCore(config: CoreConfig): Core {
     onDownload: (progress) => events.emit('models.onDownload', progress),
   });
 
+  const retrieval = new RetrievalService({
+    index: () => core.index,
+    chatModel: () => models.chatModel('decide'),
+    memory,
+    dataDir: config.dataDir,
+    rerankerPath: config.rerankerPath ?? null,
+    gpu: config.gpu ?? 'auto',
+    threads,
+  });
+
   let index: IndexStore | undefined;
   let ingestion: IngestionQueue | undefined;
   let pool: DocumentPool | undefined;
@@ -169,6 +185,7 @@ export function createCore(config: CoreConfig): Core {
     pageImages,
     memory,
     models,
+    retrieval,
     modelSettings,
     dispatch: (name, input) => dispatch(name, input),
     async start() {
@@ -218,7 +235,10 @@ export function createCore(config: CoreConfig): Core {
       await embedding?.close();
       models.stop();
       stopWatchingMemory?.();
-      await Promise.allSettled(localProviders.map((provider) => provider.dispose()));
+      await Promise.allSettled([
+        ...localProviders.map((provider) => provider.dispose()),
+        retrieval.dispose(),
+      ]);
       await ingestion?.close();
       await pool?.close();
       await library.close();

@@ -3,7 +3,7 @@
  * the library and the models; tests implement them in memory.
  */
 import type { DocumentInfo } from '../../shared/domain/library';
-import type { BoundingBox, SearchHit } from '../../shared/domain/search';
+import type { BoundingBox, SearchHit, SearchResult } from '../../shared/domain/search';
 import type { ModelRoles } from '../models/types';
 
 export interface OpenedChunk {
@@ -31,6 +31,15 @@ export interface AgentPorts {
     options: { k: number; mode?: ChunkSearchMode },
     signal?: AbortSignal,
   ): Promise<SearchHit[]>;
+  /**
+   * Search with the question's other wordings fused in (`rewrite`) and the results re-ranked (`rerank`),
+   * with notes on anything that fell back. Plain `searchChunks` is used when absent.
+   */
+  retrieve?(
+    query: string,
+    options: { k: number; mode?: ChunkSearchMode; rewrite: boolean; rerank: boolean },
+    signal?: AbortSignal,
+  ): Promise<SearchResult>;
   /** Late-interaction page search; throws QuireError 'unsupported' when no page embedder is configured. */
   searchPages(query: string, options: { k: number }, signal?: AbortSignal): Promise<SearchHit[]>;
   openChunk(chunkId: string): Promise<OpenedChunk | null>;

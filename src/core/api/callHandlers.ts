@@ -15,10 +15,8 @@ export function createCallHandlers(core: Core): CallHandlers {
     'library.resume': async () => core.ingestion.resume(),
     'library.cancel': async () => core.ingestion.cancel(),
     'library.progress': async () => core.ingestion.progress(),
-    'search.query': ({ query, k, mode }) =>
-      mode === 'pages'
-        ? core.index.searchPages(query, { k })
-        : core.index.searchChunks(query, { k, ...(mode ? { mode } : {}) }),
+    'search.query': ({ query, k, mode, rewrite, rerank }) =>
+      core.retrieval.search(query, { k, rewrite, rerank, ...(mode ? { mode } : {}) }),
     'pages.get': ({ documentId, page, size }) => readPageImage(core, documentId, page, size),
     'models.status': async () => core.models.status(),
     'models.refresh': () => core.models.refresh(),

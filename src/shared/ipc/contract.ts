@@ -14,7 +14,7 @@ import {
   ModelsStatus,
   RoleChoice,
 } from '../domain/models';
-import { PageImage, SearchHit, SearchMode } from '../domain/search';
+import { PageImage, SearchMode, SearchResult } from '../domain/search';
 import type { ErrorInfo } from '../errors';
 
 const id = z.string().min(1).max(200);
@@ -45,9 +45,13 @@ export const calls = {
         query: z.string().min(1).max(2000),
         k: z.number().int().min(1).max(100).default(10),
         mode: SearchMode.optional(),
+        /** Also search the query's keywords and sub-questions (and a model's rewrite), fused. */
+        rewrite: z.boolean().default(false),
+        /** Re-rank the results with the reranker model, else the chat model. */
+        rerank: z.boolean().default(false),
       })
       .strict(),
-    output: z.array(SearchHit),
+    output: SearchResult,
   },
   'pages.get': {
     input: z
