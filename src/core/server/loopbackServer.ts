@@ -96,6 +96,9 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
 
   server.on('upgrade', (request, socket, head) => {
+    // A client may reset the connection at any moment (a page that opens a WebSocket and closes it):
+    // without a listener the ECONNRESET would end the process.
+    socket.on('error', () => socket.destroy());
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const refuse = (status: string) => {
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
@@ -107,6 +110,8 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
   });
 
   sockets.on('connection', (ws: WebSocket) => {
+    // ws reports bad frames and resets as 'error' and closes the socket itself; it only needs a listener.
+    ws.on('error', () => undefined);
     ws.on('message', async (data, isBinary) => {
       if (isBinary) return ws.close(1003, 'Text frames only');
       let message: { type?: unknown; id?: unknown; name?: unknown; input?: unknown };
