@@ -190,7 +190,13 @@ export async function run(args: string[]): Promise<BenchReport> {
       rerankerPath = join(dir.path, 'tiny-reranker.gguf');
       await writeTinyGguf(rerankerPath, { kind: 'reranker' });
     }
-    const reranker = await createLlamaReranker({ modelPath: rerankerPath, gpu: false, threads: 1 });
+    // A chunk and the question fit one window of 2,048 tokens even for the tiny model's byte-sized tokens.
+    const reranker = await createLlamaReranker({
+      modelPath: rerankerPath,
+      gpu: false,
+      threads: 1,
+      contextSize: 2048,
+    });
     const chat =
       modelArg === -1
         ? null

@@ -13,7 +13,11 @@ export function createAgentPorts(core: Core, models: Pick<ModelRoles, 'chatModel
     });
   return {
     searchChunks: (query, options) =>
-      core.index.searchChunks(query, { k: options.k, ...(options.mode ? { mode: options.mode } : {}) }),
+      core.index.searchChunks(query, {
+        k: options.k,
+        ...(options.mode ? { mode: options.mode } : {}),
+        ...(options.documentIds ? { filter: { documentIds: options.documentIds } } : {}),
+      }),
     retrieve: (query, options, signal) =>
       core.retrieval.search(query, { ...options, ...(signal ? { signal } : {}) }),
     searchPages: (query, options) => core.index.searchPages(query, { k: options.k }),

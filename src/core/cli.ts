@@ -22,7 +22,8 @@ Commands:
   library list [--json]              the library's documents with pages, sizes and errors
   index <folder> [--no-images]       add a folder and index it to completion
   search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages] [--rewrite] [--rerank]
-  ask "<question>" [--model PATH.gguf] ask the library; cites pages
+  ask "<question>" [--model PATH.gguf] [--no-clarify]
+                                     ask the library; cites pages; asks back when the question is ambiguous
   models status [--model PATH.gguf]  each model role, servers found, the memory budget
 
 Options:
@@ -50,6 +51,7 @@ async function main(argv: string[]): Promise<void> {
       reranker: { type: 'string' },
       rewrite: { type: 'boolean', default: false },
       rerank: { type: 'boolean', default: false },
+      'no-clarify': { type: 'boolean', default: false },
       server: { type: 'string', multiple: true },
     },
   });
@@ -95,7 +97,7 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'ask':
-      await askCommand(rest[0], { dataDir, json, modelPath, servers });
+      await askCommand(rest[0], { dataDir, json, modelPath, servers, clarify: !values['no-clarify'] });
       return;
     case 'models':
       await modelsCommand(rest, { dataDir, json, modelPath, servers });

@@ -60,6 +60,7 @@ async function runTool(tool: AnyTool, inputs: Record<string, unknown>) {
     limits: DEFAULT_LIMITS,
     signal: new AbortController().signal,
     emitToken: () => {},
+    emit: () => {},
   })) {
     out.push(item);
   }

@@ -27,6 +27,11 @@ test.beforeAll(async () => {
   standIn = await startOpenAIStandIn([{ id: 'scripted-chat', kind: 'chat' }], {
     delayBetweenPiecesMs: 20,
     reply: (body) => {
+      // Search asks the model to rewrite the question and to re-rank the results (no reranker here).
+      const format = JSON.stringify(body.response_format ?? null);
+      if (format.includes('"subQuestions"'))
+        return [JSON.stringify({ query: 'trace-based compilation', subQuestions: [] })];
+      if (format.includes('"order"')) return [JSON.stringify({ order: ['1'] })];
       if (body.response_format) {
         const decision = decisions[Math.min(step++, decisions.length - 1)]!;
         return [JSON.stringify({ reasoning: 'scripted', end: false, ...decision })];

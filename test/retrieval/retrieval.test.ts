@@ -39,7 +39,9 @@ describe('search forms of a question', () => {
       'What was the revenue of Adobe in 2022',
       'how did its margin change?',
     ]);
-    expect(subQuestionsOf('Is Verizon capital intensive? Compare capex with revenue.')).toHaveLength(2);
+    expect(subQuestionsOf('Is Verizon capital intensive? How did its capex change?')).toHaveLength(2);
+    // Instructions about the answer are not questions of their own.
+    expect(subQuestionsOf('What must operators wear? Quote the document.')).toEqual([]);
     // One part only: no sub-questions.
     expect(subQuestionsOf('What is the capital of France?')).toEqual([]);
     const forms = heuristicForms('What was the revenue of Adobe in 2022 and how did its margin change?');

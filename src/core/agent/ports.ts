@@ -28,7 +28,7 @@ export type ChunkSearchMode = 'bm25' | 'dense' | 'hybrid';
 export interface AgentPorts {
   searchChunks(
     query: string,
-    options: { k: number; mode?: ChunkSearchMode },
+    options: { k: number; mode?: ChunkSearchMode; documentIds?: string[] },
     signal?: AbortSignal,
   ): Promise<SearchHit[]>;
   /**
@@ -37,7 +37,7 @@ export interface AgentPorts {
    */
   retrieve?(
     query: string,
-    options: { k: number; mode?: ChunkSearchMode; rewrite: boolean; rerank: boolean },
+    options: { k: number; mode?: ChunkSearchMode; rewrite: boolean; rerank: boolean; documentIds?: string[] },
     signal?: AbortSignal,
   ): Promise<SearchResult>;
   /** Late-interaction page search; throws QuireError 'unsupported' when no page embedder is configured. */

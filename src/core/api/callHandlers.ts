@@ -28,7 +28,9 @@ export function createCallHandlers(core: Core): CallHandlers {
     'models.chooseRole': ({ role, choice }) => core.modelSettings.chooseRole(role, choice),
     'models.setServers': ({ servers }) => core.modelSettings.setServers(servers),
     'memory.budget': async () => core.memory.budget,
-    'chat.ask': ({ question, conversationId }) => core.agent.ask(question, conversationId),
+    'chat.ask': ({ question, conversationId, clarify }) =>
+      core.agent.ask(question, conversationId, { clarify }),
+    'chat.clarify': ({ conversationId, runId, choice }) => core.agent.clarify(conversationId, runId, choice),
     'chat.cancel': async ({ runId }) => {
       core.agent.cancel(runId);
       return null;

@@ -20,6 +20,9 @@ const FORM_CHARS = 200;
 /** A sub-question needs this many content words to be worth a search of its own. */
 const MIN_SUBQUESTION_WORDS = 2;
 
+const QUESTION_START =
+  /^(?:what|which|who|whom|whose|how|when|where|why|is|are|does|do|did|was|were|has|have|can|could|should|will)\b/i;
+
 /** Content words in order of first use: no stopwords, no repeats. */
 export function keywordsOf(text: string): string[] {
   const seen = new Set<string>();
@@ -49,7 +52,11 @@ export function subQuestionsOf(question: string): string[] {
       )
       .map((part) => part.trim()),
   );
-  const usable = parts.filter((part) => keywordsOf(part).length >= MIN_SUBQUESTION_WORDS);
+  // Instructions about the answer's form ("Quote the document.", "Round to two decimals.") are not asked.
+  const usable = parts.filter(
+    (part) =>
+      keywordsOf(part).length >= MIN_SUBQUESTION_WORDS && (part.endsWith('?') || QUESTION_START.test(part)),
+  );
   return usable.length > 1 ? usable.slice(0, MAX_SUBQUESTIONS) : [];
 }
 

@@ -31,9 +31,10 @@ export interface RerankOutcome {
 }
 
 const DEFAULT_DEPTH = 20;
+const LISTWISE_DEPTH = 10;
 const RERANKER_BUDGET_MS = 8_000;
 const LISTWISE_BUDGET_MS = 20_000;
-const LISTWISE_PASSAGE_CHARS = 600;
+const LISTWISE_PASSAGE_CHARS = 400;
 
 export async function rerankHits(
   query: string,
@@ -42,7 +43,8 @@ export async function rerankHits(
 ): Promise<RerankOutcome> {
   const notes: string[] = [];
   if (hits.length < 2) return { hits, by: null, notes };
-  const depth = Math.min(options.depth ?? DEFAULT_DEPTH, hits.length);
+  // A prompt holds fewer passages than a reranker scores: it is slower per passage and must fit.
+  const depth = Math.min(options.depth ?? (options.reranker ? DEFAULT_DEPTH : LISTWISE_DEPTH), hits.length);
   const head = hits.slice(0, depth);
   const tail = hits.slice(depth);
   const texts = await Promise.all(head.map((hit) => (options.passageText ?? snippetOf)(hit)));

@@ -27,7 +27,11 @@ export interface RetrievalServiceDeps {
   threads?: number;
 }
 
-export type SearchOptions = Omit<RetrieveOptions, 'mode'> & { mode?: SearchMode };
+export type SearchOptions = Omit<RetrieveOptions, 'mode'> & {
+  mode?: SearchMode;
+  /** Only these documents (a clarified question's scope, a referenced document). */
+  documentIds?: string[];
+};
 
 export class RetrievalService {
   private loading: Promise<LlamaReranker | null> | null = null;
@@ -38,7 +42,7 @@ export class RetrievalService {
     const index = this.deps.index();
     return retrieve(
       {
-        search: (text, o) => this.searchIndex(index, text, o),
+        search: (text, o) => this.searchIndex(index, text, { ...o, documentIds: options.documentIds }),
         passageText: (hit) => this.passageText(index, hit),
         reranker: () => this.reranker(),
         chatModel: () => this.deps.chatModel(),
@@ -105,10 +109,15 @@ export class RetrievalService {
   private searchIndex(
     index: IndexStore,
     text: string,
-    options: { k: number; mode?: SearchMode },
+    options: { k: number; mode?: SearchMode; documentIds?: string[] | undefined },
   ): Promise<SearchHit[]> {
-    if (options.mode === 'pages') return index.searchPages(text, { k: options.k });
-    return index.searchChunks(text, { k: options.k, ...(options.mode ? { mode: options.mode } : {}) });
+    const filter = options.documentIds ? { filter: { documentIds: options.documentIds } } : {};
+    if (options.mode === 'pages') return index.searchPages(text, { k: options.k, ...filter });
+    return index.searchChunks(text, {
+      k: options.k,
+      ...(options.mode ? { mode: options.mode } : {}),
+      ...filter,
+    });
   }
 
   private async passageText(index: IndexStore, hit: SearchHit): Promise<string> {

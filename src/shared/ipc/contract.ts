@@ -80,7 +80,21 @@ export const calls = {
   },
   'memory.budget': { input: empty, output: MemoryBudget },
   'chat.ask': {
-    input: z.object({ question: z.string().min(1).max(4000), conversationId: id.optional() }).strict(),
+    input: z
+      .object({
+        question: z.string().min(1).max(4000),
+        conversationId: id.optional(),
+        /** Pause and ask when the question is ambiguous (a `clarify` event); else assume and say so. */
+        clarify: z.boolean().default(true),
+      })
+      .strict(),
+    output: z.object({ runId: z.string(), conversationId: z.string() }),
+  },
+  /** Answers a paused run's `clarify` question: a choice's index, or null to let the agent assume. */
+  'chat.clarify': {
+    input: z
+      .object({ conversationId: id, runId: id, choice: z.number().int().min(0).max(20).nullable() })
+      .strict(),
     output: z.object({ runId: z.string(), conversationId: z.string() }),
   },
   'chat.cancel': { input: z.object({ runId: id }).strict(), output: z.null() },

@@ -1,3 +1,4 @@
+import { followReferences } from '../research/followReferences';
 import { answer } from './answer';
 import { countFiles, directoryTree, fileMetadata, grepFiles, listFiles } from './fileTools';
 import { openCitation } from './openCitation';
@@ -13,6 +14,7 @@ export function defaultTools(): AnyTool[] {
     textSearch,
     visualSearch,
     openCitation,
+    followReferences,
     visualInterpretation,
     countFiles,
     listFiles,

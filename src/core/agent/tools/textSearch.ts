@@ -40,11 +40,13 @@ export const textSearch: Tool<Inputs> = {
     // The first search also tries the question's other wordings; every search is re-ranked.
     const rewrite = state.searches === 0;
     state.searches++;
+    // A clarified question searches only the documents the user chose.
+    const scope = state.research.scope ? { documentIds: state.research.scope.documentIds } : {};
+    const options = { k: inputs.k, mode: inputs.mode, ...scope };
     const found = ports.retrieve
-      ? await ports.retrieve(inputs.query, { k: inputs.k, mode: inputs.mode, rewrite, rerank: true }, signal)
+      ? await ports.retrieve(inputs.query, { ...options, rewrite, rerank: true }, signal)
       : null;
-    const hits =
-      found?.hits ?? (await ports.searchChunks(inputs.query, { k: inputs.k, mode: inputs.mode }, signal));
+    const hits = found?.hits ?? (await ports.searchChunks(inputs.query, options, signal));
     const how = [
       found && found.forms.length > 1 ? `${found.forms.length} wordings fused` : '',
       found?.rerankedBy

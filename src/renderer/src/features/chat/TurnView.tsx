@@ -4,6 +4,7 @@ import { AnswerText } from './AnswerText';
 import { useTraceStore } from '../trace/traceStore';
 import { useChatStore, type TurnView as Turn } from './chatStore';
 import { CitationChip } from './CitationChip';
+import { ClarificationPrompt } from './ClarificationPrompt';
 
 interface TurnViewProps {
   turn: Turn;
@@ -45,6 +46,9 @@ export function TurnView({ turn, isLatest }: TurnViewProps) {
         )}
         {run && (run.status === 'cancelled' || run.status === 'failed') && (
           <p className="answer__ending small">{ENDINGS[run.status]}</p>
+        )}
+        {run?.status === 'paused' && run.clarification && (
+          <ClarificationPrompt runId={turn.runId} {...run.clarification} />
         )}
         {run?.error && <ErrorMessage error={run.error} />}
       </div>

@@ -1,4 +1,4 @@
-import type { AgentEvent, ChatTurn, Citation } from '../../../../shared/domain/agent';
+import type { AgentEvent, ChatTurn, Citation, ClarificationChoice } from '../../../../shared/domain/agent';
 
 export type RunStatus = ChatTurn['status'];
 
@@ -15,6 +15,8 @@ export interface RunView {
   activity: string | null;
   error: string | null;
   ms: number | null;
+  /** While paused: the question the agent asks before it goes on. */
+  clarification: { question: string; choices: ClarificationChoice[] } | null;
 }
 
 export function emptyRun(runId: string): RunView {
@@ -28,6 +30,7 @@ export function emptyRun(runId: string): RunView {
     activity: 'Starting',
     error: null,
     ms: null,
+    clarification: null,
   };
 }
 
@@ -40,6 +43,7 @@ export function runFromTurn(turn: ChatTurn): RunView {
     insufficiencies: turn.insufficiencies,
     status: turn.status,
     activity: turn.status === 'running' ? 'Working' : null,
+    clarification: turn.clarification,
   };
 }
 
@@ -50,7 +54,12 @@ function withCitation(citations: readonly Citation[], citation: Citation): Citat
 }
 
 export function applyAgentEvent(current: RunView | undefined, event: AgentEvent): RunView {
-  const run = current ?? emptyRun(event.runId);
+  const known = current ?? emptyRun(event.runId);
+  // A paused run goes on once its question is answered.
+  const run =
+    known.status === 'paused' && event.type !== 'complete'
+      ? { ...known, status: 'running' as const, clarification: null }
+      : known;
   // A finished run only changes if the engine repeats its ending.
   if (run.status !== 'running' && event.type !== 'complete' && event.type !== 'final') return run;
   switch (event.type) {
@@ -81,6 +90,17 @@ export function applyAgentEvent(current: RunView | undefined, event: AgentEvent)
         citations: [...event.citations].sort((a, b) => a.marker - b.marker),
         insufficiencies: event.insufficiencies,
       };
+    case 'reference':
+      return { ...run, activity: `Following "${event.reference}"` };
+    case 'coverage':
+      return {
+        ...run,
+        activity: event.missing.length > 0 ? 'Searching for what the draft missed' : run.activity,
+      };
+    case 'network':
+      return { ...run, activity: `Searching the web (${event.host})` };
+    case 'clarify':
+      return { ...run, clarification: { question: event.question, choices: event.choices }, activity: null };
     case 'complete':
       return { ...run, status: event.status, error: event.error, ms: event.ms, activity: null };
   }
