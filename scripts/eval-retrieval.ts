@@ -15,7 +15,8 @@ import { performance } from 'node:perf_hooks';
 
 import { DEFAULT_CHUNKING, type ChunkingOptions } from '../src/core/documents/layout/chunker';
 import { parseDocument } from '../src/core/documents/parseDocument';
-import { openIndexStore, type IndexStore, type SearchFilter } from '../src/core/index/indexStore';
+import { Index } from '../src/core/index/openIndex';
+import type { SearchFilter } from '../src/core/index/search/searchScope';
 import { createLlamaProvider, type LlamaProvider } from '../src/core/models/llama/llamaProvider';
 import { createLlamaReranker, type LlamaReranker } from '../src/core/models/llama/llamaReranker';
 import { retrieve, type RetrievalPorts } from '../src/core/retrieval/retriever';
@@ -48,7 +49,7 @@ async function readQuestions(limit: number): Promise<Question[]> {
 const documentId = (doc: string) => createHash('sha256').update(doc).digest('hex').slice(0, 16);
 
 async function indexDocuments(
-  store: IndexStore,
+  store: Index,
   docs: string[],
   chunking: ChunkingOptions | undefined,
 ): Promise<{ pages: number; failed: string[] }> {
@@ -56,7 +57,7 @@ async function indexDocuments(
   const failed: string[] = [];
   for (const [i, doc] of docs.entries()) {
     const path = join(sharedDir, doc);
-    const existing = store.getDocument(documentId(doc));
+    const existing = store.documents.get(documentId(doc));
     if (existing?.state === 'indexed') {
       pages += existing.pages ?? 0;
       continue;
@@ -65,8 +66,8 @@ async function indexDocuments(
       const bytes = await readFile(path);
       const contentHash = createHash('sha256').update(bytes).digest('hex');
       const parsed = await parseDocument(path, { kind: 'pdf', ...(chunking ? { chunking } : {}) });
-      await store.putContent(contentHash, parsed, [], { fileName: basename(path) });
-      await store.upsertDocument({
+      await store.content.put(contentHash, parsed, [], { fileName: basename(path) });
+      await store.documents.upsert({
         id: documentId(doc),
         path,
         rootId: doc.split('/')[1] ?? 'corpus',
@@ -123,15 +124,15 @@ async function goldRank(
 }
 
 function storePorts(
-  store: IndexStore,
+  store: Index,
   filter: SearchFilter | undefined,
   reranker: LlamaReranker | null,
   chat: LlamaProvider | null,
 ): RetrievalPorts {
   return {
     search: (query, options) =>
-      store.searchChunks(query, { k: options.k, mode: 'bm25', ...(filter ? { filter } : {}) }),
-    passageText: async (hit) => (hit.chunkId ? (await store.getChunk(hit.chunkId)).text : hit.snippet),
+      store.search.chunks(query, { k: options.k, mode: 'bm25', ...(filter ? { filter } : {}) }),
+    passageText: async (hit) => (hit.chunkId ? (await store.content.chunk(hit.chunkId)).text : hit.snippet),
     reranker: async () => reranker,
     chatModel: async () => chat,
   };
@@ -175,12 +176,12 @@ export async function run(args: string[]): Promise<BenchReport> {
   const keepAt = args.indexOf('--keep');
   const kept = keepAt === -1 ? undefined : args[keepAt + 1];
   const dir = kept ? { path: kept, cleanup: async () => undefined } : await tempDir('quire-eval-retrieval-');
-  const store = await openIndexStore({ uri: dir.path });
+  const store = await Index.open({ uri: dir.path });
   try {
     let started = performance.now();
     const indexed = await indexDocuments(store, docs, chunking);
     const indexSeconds = (performance.now() - started) / 1000;
-    await store.optimize({ cleanupOlderThan: new Date() });
+    await store.maintenance.optimize({ cleanupOlderThan: new Date() });
 
     const rerankerArg = args.indexOf('--reranker');
     const modelArg = args.indexOf('--model');
@@ -278,7 +279,7 @@ export async function run(args: string[]): Promise<BenchReport> {
         failed: indexed.failed,
         indexSeconds,
         searchSeconds,
-        stats: await store.stats(),
+        stats: await store.maintenance.stats(),
         chunking: chunking ?? DEFAULT_CHUNKING,
         modes:
           'BM25 only: no trained text or page embedder can be loaded here, so dense, hybrid and page modes are not measured',
@@ -286,7 +287,7 @@ export async function run(args: string[]): Promise<BenchReport> {
       },
     };
   } finally {
-    await store.close();
+    await store.dispose();
     await dir.cleanup();
   }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm test`: typecheck, lint, build, unit and integration tests (vitest), end-to-end tests
+ * `npm test`: typecheck, lint, build, the installer checks (`check:package`), unit and integration
+ * tests (vitest), end-to-end tests
  * (Playwright in Chromium). Every stage runs even when an earlier one failed; the last line is the
  * total: `N passed, N failed, N skipped`.
  */
@@ -56,10 +57,22 @@ function suite(label, command, args, reportPath, count) {
   }
 }
 
+/** The suite is meant for the one Node in .nvmrc; another one still runs it, and says so first. */
+function noteNodeVersion() {
+  const wanted = readFileSync('.nvmrc', 'utf8').trim();
+  if (process.versions.node !== wanted) {
+    console.log(
+      `Note: running on Node ${process.versions.node}; the project runs on Node ${wanted} (.nvmrc).`,
+    );
+  }
+}
+
+noteNodeVersion();
 mkdirSync('test-results', { recursive: true });
 check('typecheck', 'npm', ['run', '-s', 'typecheck']);
 check('lint', 'npm', ['run', '-s', 'lint']);
 check('build', 'npx', ['electron-vite', 'build']);
+check('package and workflow checks', 'npm', ['run', '-s', 'check:package']);
 
 suite(
   'unit and integration tests',

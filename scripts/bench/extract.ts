@@ -12,7 +12,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { createDocumentPool, type DocumentPool } from '../../src/core/documents/pool/documentPool';
 import { PageImageStore } from '../../src/core/documents/render/pageImageStore';
-import { openIndexStore } from '../../src/core/index/indexStore';
+import { Index } from '../../src/core/index/openIndex';
 import { corpusDir, readManifest, tempDir, type ManifestRow } from '../../test/helpers/shared';
 import { peakRssBytes, type BenchReport } from './report';
 
@@ -110,7 +110,7 @@ export async function run(args: string[]): Promise<BenchReport> {
       Array.from({ length: size }, () => pool.parse(path(smallest), { kind: 'pdf' }).catch(() => undefined)),
     );
 
-    const index = await openIndexStore({ uri: join(scratch.path, 'index') });
+    const index = await Index.open({ uri: join(scratch.path, 'index') });
     let textPages = 0;
     let chunks = 0;
     let failures = 0;
@@ -122,8 +122,8 @@ export async function run(args: string[]): Promise<BenchReport> {
             const parsed = await pool.parse(path(row), { kind: 'pdf' });
             // What ingestion does with the text: store the chunks in the BM25-indexed table.
             const contentHash = createHash('sha256').update(row.localPath).digest('hex');
-            await index.putContent(contentHash, parsed, [], { fileName: row.localPath });
-            await index.upsertDocument({
+            await index.content.put(contentHash, parsed, [], { fileName: row.localPath });
+            await index.documents.upsert({
               id: contentHash.slice(0, 16),
               path: path(row),
               rootId: 'bench',
@@ -145,7 +145,7 @@ export async function run(args: string[]): Promise<BenchReport> {
         }),
       ),
     );
-    await index.close();
+    await index.dispose();
     const popplerTextSeconds = await timed(
       size,
       files.map(

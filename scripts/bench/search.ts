@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import type { TextChunk } from '../../src/core/documents/types';
-import { openIndexStore, type ChunkSearchOptions, type IndexStore } from '../../src/core/index/indexStore';
+import { Index } from '../../src/core/index/openIndex';
+import type { ChunkSearchOptions } from '../../src/core/index/search/indexSearch';
 import { sharedDir, tempDir } from '../../test/helpers/shared';
 import { documentRow, HashTextEmbedder, sha256 } from '../../test/index/helpers';
 import { peakRssBytes, type BenchReport } from './report';
@@ -35,8 +36,10 @@ function seeded(seed: number): () => number {
 async function vocabulary(): Promise<string[]> {
   const dir = join(sharedDir, 'qa', 'text');
   const words: string[] = [];
-  for (const name of await readdir(dir)) {
-    const text = await readFile(join(dir, name), 'utf8');
+  // Only the files at the top: subfolders hold other formats' reference texts.
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const text = await readFile(join(dir, entry.name), 'utf8');
     words.push(...(text.match(/[\p{L}][\p{L}\p{N}]{2,}/gu) ?? []));
   }
   if (words.length === 0) throw new Error(`No words found under ${dir}.`);
@@ -47,20 +50,20 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-async function timeQueries(store: IndexStore, queries: string[], options: ChunkSearchOptions) {
-  await store.searchChunks(queries[0]!, options); // warm caches
+async function timeQueries(store: Index, queries: string[], options: ChunkSearchOptions) {
+  await store.search.chunks(queries[0]!, options); // warm caches
   const times: number[] = [];
   let hits = 0;
   for (const query of queries) {
     const started = performance.now();
-    hits += (await store.searchChunks(query, options)).length;
+    hits += (await store.search.chunks(query, options)).length;
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
   return { p50: percentile(times, 50), p95: percentile(times, 95), meanHits: hits / queries.length };
 }
 
-async function buildSynthetic(store: IndexStore, total: number, words: string[], random: () => number) {
+async function buildSynthetic(store: Index, total: number, words: string[], random: () => number) {
   const pick = () => words[Math.floor(random() * words.length)]!;
   for (let doc = 0; doc * CHUNKS_PER_DOCUMENT < total; doc++) {
     const count = Math.min(CHUNKS_PER_DOCUMENT, total - doc * CHUNKS_PER_DOCUMENT);
@@ -83,13 +86,13 @@ async function buildSynthetic(store: IndexStore, total: number, words: string[],
       });
     }
     const hash = sha256(`synthetic-${doc}`);
-    await store.putContent(hash, {
+    await store.content.put(hash, {
       kind: 'pdf',
       title: `Synthetic ${doc}`,
       pages: pageTexts.map((text, i) => ({ page: i + 1, width: 612, height: 792, text, needsOcr: false })),
       chunks,
     });
-    await store.upsertDocument(documentRow(`synthetic-${doc}`, hash, { pages: pageCount }));
+    await store.documents.upsert(documentRow(`synthetic-${doc}`, hash, { pages: pageCount }));
   }
 }
 
@@ -103,14 +106,14 @@ async function syntheticRows(
     return Array.from({ length }, () => words[Math.floor(random() * words.length)]!).join(' ');
   });
   const dir = await tempDir('quire-bench-search-');
-  const store = await openIndexStore({ uri: dir.path });
+  const store = await Index.open({ uri: dir.path });
   try {
     let started = performance.now();
     await buildSynthetic(store, total, words, random);
     const buildSeconds = (performance.now() - started) / 1000;
     started = performance.now();
-    await store.setEmbedders({ text: new HashTextEmbedder('bench:hash-64', 64), page: null });
-    await store.embedPending({ batchSize: 512 });
+    await store.vectors.setEmbedders({ text: new HashTextEmbedder('bench:hash-64', 64), page: null });
+    await store.vectors.embedPending({ batchSize: 512 });
     const embedSeconds = (performance.now() - started) / 1000;
 
     const rows: BenchReport['rows'] = [];
@@ -126,7 +129,7 @@ async function syntheticRows(
     };
     await measure('fresh', { mode: 'bm25', k: 10 });
     started = performance.now();
-    await store.optimize({ cleanupOlderThan: new Date() });
+    await store.maintenance.optimize({ cleanupOlderThan: new Date() });
     const optimizeSeconds = (performance.now() - started) / 1000;
     await measure('optimized', { mode: 'bm25', k: 10 });
     await measure('optimized', { mode: 'dense', k: 10 });
@@ -140,23 +143,26 @@ async function syntheticRows(
       k: 10,
       ...filtered,
     });
-    return { rows, details: { buildSeconds, embedSeconds, optimizeSeconds, stats: await store.stats() } };
+    return {
+      rows,
+      details: { buildSeconds, embedSeconds, optimizeSeconds, stats: await store.maintenance.stats() },
+    };
   } finally {
-    await store.close();
+    await store.dispose();
     await dir.cleanup();
   }
 }
 
 async function existingIndexRows(uri: string): Promise<BenchReport['rows']> {
-  const store = await openIndexStore({ uri });
+  const store = await Index.open({ uri });
   try {
     const random = seeded(7);
-    const documents = store.listDocuments().filter((d) => d.state === 'indexed');
+    const documents = store.documents.list().filter((d) => d.state === 'indexed');
     if (documents.length === 0) return [{ index: uri, state: 'empty', mode: 'bm25', k: 10 }];
     const queries: string[] = [];
     while (queries.length < QUERIES) {
       const document = documents[Math.floor(random() * documents.length)]!;
-      const page = await store.getPage(
+      const page = await store.content.page(
         document.id,
         1 + Math.floor(random() * Math.max(1, document.pages ?? 1)),
       );
@@ -168,7 +174,7 @@ async function existingIndexRows(uri: string): Promise<BenchReport['rows']> {
     const result = await timeQueries(store, queries, { mode: 'bm25', k: 10 });
     return [{ index: uri, state: 'as found', mode: 'bm25', k: 10, ...result }];
   } finally {
-    await store.close();
+    await store.dispose();
   }
 }
 

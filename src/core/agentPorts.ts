@@ -12,19 +12,21 @@ export function createAgentPorts(core: Core, models: Pick<ModelRoles, 'chatModel
       throw error;
     });
   return {
-    searchChunks: (query, options) =>
-      core.index.searchChunks(query, {
+    searchChunks: (query, options, signal) =>
+      core.index.search.chunks(query, {
         k: options.k,
         ...(options.mode ? { mode: options.mode } : {}),
         ...(options.documentIds ? { filter: { documentIds: options.documentIds } } : {}),
+        ...(signal ? { signal } : {}),
       }),
     retrieve: (query, options, signal) =>
       core.retrieval.search(query, { ...options, ...(signal ? { signal } : {}) }),
-    searchPages: (query, options) => core.index.searchPages(query, { k: options.k }),
-    openChunk: (chunkId) => notFoundIsNull(core.index.getChunk(chunkId)),
-    openPage: (documentId, page) => notFoundIsNull(core.index.getPage(documentId, page)),
+    searchPages: (query, options, signal) =>
+      core.index.search.pages(query, { k: options.k, ...(signal ? { signal } : {}) }),
+    openChunk: (chunkId) => notFoundIsNull(core.index.content.chunk(chunkId)),
+    openPage: (documentId, page) => notFoundIsNull(core.index.content.page(documentId, page)),
     pageImage: async (documentId, page) => {
-      const stored = await notFoundIsNull(core.index.getPage(documentId, page));
+      const stored = await notFoundIsNull(core.index.content.page(documentId, page));
       if (!stored?.image) return null;
       return new Uint8Array(await readFile(core.pageImages.absolutePath(stored.image.full)));
     },

@@ -15,7 +15,7 @@ import { createDispatcher, type Dispatch } from './api/dispatcher';
 import { Emitter } from './common/emitter';
 import { createDocumentPool, type DocumentPool } from './documents/pool/documentPool';
 import { PageImageStore } from './documents/render/pageImageStore';
-import { openIndexStore, type IndexStore } from './index/indexStore';
+import { Index } from './index/openIndex';
 import { BackgroundEmbedding } from './ingestion/backgroundEmbedding';
 import { IngestionQueue } from './ingestion/ingestionQueue';
 import { PasswordVault, type SecretStore } from './ingestion/passwordVault';
@@ -74,7 +74,7 @@ export interface Core {
   /** Every contract call, validated. */
   readonly dispatch: Dispatch;
   /** Open after `start()`. */
-  readonly index: IndexStore;
+  readonly index: Index;
   readonly ingestion: IngestionQueue;
   readonly pageImages: PageImageStore;
   readonly memory: MemoryBudgetService;
@@ -159,7 +159,7 @@ export function createCore(config: CoreConfig): Core {
     threads,
   });
 
-  let index: IndexStore | undefined;
+  let index: Index | undefined;
   let ingestion: IngestionQueue | undefined;
   let pool: DocumentPool | undefined;
   let agent: AgentService | undefined;
@@ -189,13 +189,15 @@ export function createCore(config: CoreConfig): Core {
     modelSettings,
     dispatch: (name, input) => dispatch(name, input),
     async start() {
-      index = await openIndexStore({
+      index = await Index.open({
         uri: join(config.dataDir, 'index'),
         loadPageImage: async (relativePath) =>
           new Uint8Array(await readFile(pageImages.absolutePath(relativePath))),
+        // Page images are content too: they go when their content goes (at open, after a crash, too).
+        onContentRemoved: async (hashes) => {
+          for (const hash of hashes) await pageImages.remove(hash).catch(() => undefined);
+        },
       });
-      // Content a crash left without a document went at open; its page images go now.
-      for (const hash of index.collectedAtOpen) await pageImages.remove(hash).catch(() => undefined);
       await library.start();
       pool = createDocumentPool({
         ...(config.workers ? { size: config.workers } : {}),
@@ -222,7 +224,7 @@ export function createCore(config: CoreConfig): Core {
       if (config.watch) stopWatchingMemory = memory.watch();
       if (config.findModels ?? true) await models.start();
       if (config.embedInBackground ?? config.watch ?? false) {
-        const background = new BackgroundEmbedding(index, models);
+        const background = new BackgroundEmbedding(index.vectors, models);
         embedding = background;
         ingestion.events.on('idle', () => background.request());
         events.on('models.onStatus', () => background.request());
@@ -242,7 +244,7 @@ export function createCore(config: CoreConfig): Core {
       await ingestion?.close();
       await pool?.close();
       await library.close();
-      await index?.close();
+      await index?.dispose();
       events.clear();
     },
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { reciprocalRankFusion } from '../../src/core/index/fusion';
+import { reciprocalRankFusion } from '../../src/core/index/search/fusion';
 import { fileNameWords, ftsQuery, snippetAround } from '../../src/core/index/searchText';
 import { sqlIn, sqlString } from '../../src/core/index/sql';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDocumentPool, type DocumentPool } from '../../src/core/documents/pool/documentPool';
 import { PageImageStore } from '../../src/core/documents/render/pageImageStore';
-import { openIndexStore } from '../../src/core/index/indexStore';
+import { Index } from '../../src/core/index/openIndex';
 import { IngestionQueue } from '../../src/core/ingestion/ingestionQueue';
 import { PasswordVault } from '../../src/core/ingestion/passwordVault';
 import { LibraryService } from '../../src/core/library/libraryService';
@@ -34,7 +34,13 @@ async function openPipeline(
   settleFirst = true,
 ) {
   const library = new LibraryService({ dataDir, watch, changeDelayMs: 20 });
-  const index = await openIndexStore({ uri: join(dataDir, 'index') });
+  const images = new PageImageStore(join(dataDir, 'pages'));
+  const index = await Index.open({
+    uri: join(dataDir, 'index'),
+    onContentRemoved: async (hashes) => {
+      for (const hash of hashes) await images.remove(hash);
+    },
+  });
   const pool = createDocumentPool({ size: 1, jobTimeoutMs: 60_000 });
   const reads: string[] = [];
   const countingPool: DocumentPool = {
@@ -47,7 +53,6 @@ async function openPipeline(
     render: (path, options, store) =>
       render ? render(pool, path, options, store) : pool.render(path, options, store),
   };
-  const images = new PageImageStore(join(dataDir, 'pages'));
   const queue = new IngestionQueue({
     library,
     index,
@@ -63,7 +68,7 @@ async function openPipeline(
     await queue.close();
     await pool.close();
     await library.close();
-    await index.close();
+    await index.dispose();
   });
   if (!library.snapshot().roots.length) await library.addFolder(folder);
   const settle = async () => {
@@ -115,7 +120,7 @@ describe('ingestion', () => {
       Object.fromEntries(library.snapshot().documents.map((d) => [d.relativePath, d.state]));
     expect(states()).toEqual({ 'four.pdf': 'indexed', 'paper.pdf': 'indexed' });
     expect(reads).toHaveLength(2);
-    const hits = await index.searchChunks('Trace-based Just-in-Time Type Specialization', { k: 3 });
+    const hits = await index.search.chunks('Trace-based Just-in-Time Type Specialization', { k: 3 });
     expect(hits[0]).toMatchObject({ page: 1 });
     expect(hits[0]?.path).toBe(join(folder.path, 'paper.pdf'));
     expect(await imageDirs(data.path)).toHaveLength(2);
@@ -126,7 +131,7 @@ describe('ingestion', () => {
     await rename(join(folder.path, 'paper.pdf'), join(folder.path, 'renamed.pdf'));
     await waitUntil(() => states()['renamed.pdf'] === 'indexed' && !('paper.pdf' in states()));
     await waitUntil(async () => {
-      const [hit] = await index.searchChunks('Trace-based Just-in-Time Type Specialization', { k: 1 });
+      const [hit] = await index.search.chunks('Trace-based Just-in-Time Type Specialization', { k: 1 });
       return hit?.path === join(folder.path, 'renamed.pdf');
     });
     expect(reads).toHaveLength(2);
@@ -135,7 +140,7 @@ describe('ingestion', () => {
     // New content under the same name: read again, old rows and images go.
     await copyFile(join(corpusDir, 'pdfjs/rotation.pdf'), join(folder.path, 'renamed.pdf'));
     await waitUntil(
-      async () => (await index.searchChunks('Trace-based Just-in-Time', { k: 1 })).length === 0,
+      async () => (await index.search.chunks('Trace-based Just-in-Time', { k: 1 })).length === 0,
     );
     await waitUntil(() => states()['renamed.pdf'] === 'indexed');
     expect(reads).toHaveLength(3);
@@ -145,7 +150,7 @@ describe('ingestion', () => {
     await rm(join(folder.path, 'four.pdf'));
     await waitUntil(() => !('four.pdf' in states()));
     await waitUntil(async () => (await imageDirs(data.path)).length === 1);
-    expect((await index.stats()).indexedDocuments).toBe(1);
+    expect((await index.maintenance.stats()).indexedDocuments).toBe(1);
   }, 120_000);
 
   it('puts encrypted PDFs in needsPassword and unlocks them with the right password only', async () => {
@@ -198,10 +203,10 @@ describe('ingestion', () => {
     expect(doc!.error).toBe(
       '2 of 4 page images could not be drawn: Reading the document took longer than the 3 min limit.',
     );
-    expect(index.getDocument(doc!.id)?.error).toBe(doc!.error);
-    expect((await index.getPage(doc!.id, 2)).image).not.toBeNull();
-    expect((await index.getPage(doc!.id, 3)).image).toBeNull();
-    const [hit] = await index.searchChunks('국회입법조사처', { k: 1 });
+    expect(index.documents.get(doc!.id)?.error).toBe(doc!.error);
+    expect((await index.content.page(doc!.id, 2)).image).not.toBeNull();
+    expect((await index.content.page(doc!.id, 3)).image).toBeNull();
+    const [hit] = await index.search.chunks('국회입법조사처', { k: 1 });
     expect(hit?.path).toBe(join(folder.path, 'four.pdf'));
   }, 60_000);
 
@@ -215,7 +220,7 @@ describe('ingestion', () => {
       state: 'indexed',
       error: 'Page images could not be drawn: The disk is full: page images cannot be saved.',
     });
-    expect(await index.searchChunks('국회입법조사처', { k: 1 })).toHaveLength(1);
+    expect(await index.search.chunks('국회입법조사처', { k: 1 })).toHaveLength(1);
   }, 60_000);
 
   it('makes every file’s text searchable before drawing page images, then attaches them', async () => {
@@ -250,20 +255,20 @@ describe('ingestion', () => {
     // Progress counts the text as done and every page as still to draw.
     await waitUntil(() => queue.progress().pagesToDraw === 14 + 4);
     expect(queue.progress()).toMatchObject({ filesDone: 2, filesTotal: 2, pagesDone: 18 });
-    const [hit] = await index.searchChunks('Trace-based Just-in-Time Type Specialization', { k: 1 });
+    const [hit] = await index.search.chunks('Trace-based Just-in-Time Type Specialization', { k: 1 });
     expect(hit).toMatchObject({ page: 1 });
     const paper = library.snapshot().documents.find((d) => d.relativePath === 'paper.pdf')!;
-    expect((await index.getPage(paper.id, 1)).image).toBeNull();
+    expect((await index.content.page(paper.id, 1)).image).toBeNull();
     // Opening a page draws it now.
     expect(await queue.drawPageNow(paper.id, 2)).toMatchObject({ page: 2, height: 300 });
-    expect((await index.getPage(paper.id, 2)).image).not.toBeNull();
-    expect((await index.getPage(paper.id, 1)).image).toBeNull();
+    expect((await index.content.page(paper.id, 2)).image).not.toBeNull();
+    expect((await index.content.page(paper.id, 1)).image).toBeNull();
 
     gate.release();
     await settle();
     expect(queue.progress().pagesToDraw).toBe(0);
-    expect((await index.getPage(paper.id, 1)).image).toMatchObject({ height: 300 });
-    expect(await index.contentMissingImages()).toEqual([]);
+    expect((await index.content.page(paper.id, 1)).image).toMatchObject({ height: 300 });
+    expect(await index.content.contentMissingImages()).toEqual([]);
     expect(library.snapshot().documents.every((d) => d.error === null)).toBe(true);
   }, 60_000);
 
@@ -281,14 +286,14 @@ describe('ingestion', () => {
       false,
     );
     await waitUntil(() => first.library.snapshot().documents[0]?.state === 'indexed');
-    expect(await first.index.contentMissingImages()).toHaveLength(1);
+    expect(await first.index.content.contentMissingImages()).toHaveLength(1);
     for (const cleanup of cleanups.splice(0, 1)) await cleanup();
 
     const second = await openPipeline(data.path, folder.path, false);
     expect(second.reads).toEqual([]);
     const [doc] = second.library.snapshot().documents;
-    expect((await second.index.getPage(doc!.id, 4)).image).not.toBeNull();
-    expect(await second.index.contentMissingImages()).toEqual([]);
+    expect((await second.index.content.page(doc!.id, 4)).image).not.toBeNull();
+    expect(await second.index.content.contentMissingImages()).toEqual([]);
   }, 60_000);
 });
 

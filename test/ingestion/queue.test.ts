@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DocumentPool } from '../../src/core/documents/pool/documentPool';
 import { PageImageStore } from '../../src/core/documents/render/pageImageStore';
 import type { ParsedDocument } from '../../src/core/documents/types';
-import { openIndexStore } from '../../src/core/index/indexStore';
+import { Index } from '../../src/core/index/openIndex';
 import { IngestionQueue } from '../../src/core/ingestion/ingestionQueue';
 import { PasswordVault } from '../../src/core/ingestion/passwordVault';
 import { LibraryService } from '../../src/core/library/libraryService';
@@ -60,7 +60,7 @@ async function setUp(files: string[], failures = new Map<string, () => Error>())
   cleanups.push(data.cleanup, folder.cleanup);
   for (const name of files) await writeFile(join(folder.path, name), `text of ${name}\n`);
   const library = new LibraryService({ dataDir: data.path, watch: false, changeDelayMs: 10 });
-  const index = await openIndexStore({ uri: join(data.path, 'index') });
+  const index = await Index.open({ uri: join(data.path, 'index') });
   const order: string[] = [];
   const doneWhenRead: number[] = [];
   const queue: IngestionQueue = new IngestionQueue({
@@ -76,7 +76,7 @@ async function setUp(files: string[], failures = new Map<string, () => Error>())
   cleanups.unshift(async () => {
     await queue.close();
     await library.close();
-    await index.close();
+    await index.dispose();
   });
   await library.start();
   queue.start();

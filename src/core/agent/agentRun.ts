@@ -12,7 +12,7 @@ import {
 import { QuireError, isAbortError, toErrorInfo } from '../../shared/errors';
 import type { ChatModel } from '../models/types';
 import { analyzeQuestion, describeRequirements } from './constraints';
-import { abortable, abortableIterate } from './abortable';
+import { abortable, abortableIterate } from '../common/abortable';
 import { parseDecision, decisionSchema, type Decision } from './decision';
 import { EventSink } from './events';
 import { groundCitations } from './grounding';

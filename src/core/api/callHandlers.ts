@@ -15,7 +15,11 @@ export function createCallHandlers(core: Core): CallHandlers {
     'library.resume': async () => core.ingestion.resume(),
     'library.cancel': async () => core.ingestion.cancel(),
     'library.progress': async () => core.ingestion.progress(),
-    'search.query': ({ query, k, mode, rewrite, rerank }) =>
+    'search.query': ({ query, k, mode }) =>
+      mode === 'pages'
+        ? core.index.search.pages(query, { k })
+        : core.index.search.chunks(query, { k, ...(mode ? { mode } : {}) }),
+    'search.retrieve': ({ query, k, mode, rewrite, rerank }) =>
       core.retrieval.search(query, { k, rewrite, rerank, ...(mode ? { mode } : {}) }),
     'pages.get': ({ documentId, page, size }) => readPageImage(core, documentId, page, size),
     'models.status': async () => core.models.status(),

@@ -43,7 +43,7 @@ export async function indexCommand(
     off();
     if (live) process.stderr.write('\n');
     const documents = core.library.snapshot().documents;
-    const stats = await core.index.stats();
+    const stats = await core.index.maintenance.stats();
     const states: Record<string, number> = {};
     for (const doc of documents) states[doc.state] = (states[doc.state] ?? 0) + 1;
     const summary = {
@@ -110,7 +110,7 @@ export async function searchCommand(
   });
   await core.start();
   try {
-    const result = await core.dispatch('search.query', {
+    const result = await core.dispatch('search.retrieve', {
       query,
       k: options.k,
       rewrite: options.rewrite,

@@ -5,6 +5,19 @@
 import type { BoundingBox } from '../../shared/domain/search';
 import type { DocumentKind } from '../../shared/domain/library';
 
+/**
+ * Where a page's text came from, so search results, the page viewer and re-reading can tell a
+ * text layer from OCR. Readers fill it; the index stores it with the page.
+ */
+export interface PageTextSource {
+  /** `layer`: the file's own text; `ocr`: recognised from the page image; `none`: no text was found. */
+  method: 'layer' | 'ocr' | 'none';
+  /** The engine that produced the text, e.g. `pdfjs`, `tesseract`; absent when it does not matter. */
+  engine?: string;
+  /** The engine's mean confidence, 0..1, for recognised text. */
+  confidence?: number;
+}
+
 export interface ParsedPage {
   /** 1-based. */
   page: number;
@@ -15,6 +28,8 @@ export interface ParsedPage {
   text: string;
   /** True when the page has no usable text layer (a scan): it still gets an image and a page embedding. */
   needsOcr: boolean;
+  /** Where `text` came from; absent when the reader does not say. */
+  textSource?: PageTextSource;
 }
 
 export interface TextChunk {

@@ -42,6 +42,14 @@ export interface StoredChunk {
   boxes: BoundingBox[];
 }
 
+/** Mirrors the readers' PageTextSource; checked when read back from the table. */
+const PageTextSource = z.object({
+  method: z.enum(['layer', 'ocr', 'none']),
+  engine: z.string().optional(),
+  confidence: z.number().min(0).max(1).optional(),
+});
+export type StoredTextSource = z.infer<typeof PageTextSource>;
+
 export interface StoredPage {
   documentId: string;
   path: string;
@@ -51,6 +59,8 @@ export interface StoredPage {
   height: number;
   needsOcr: boolean;
   text: string;
+  /** Where the text came from; null for pages read before this was recorded. */
+  textSource: StoredTextSource | null;
   image: { full: string; thumbnail: string; width: number; height: number } | null;
 }
 
@@ -95,6 +105,16 @@ export function documentFromRow(row: Row): IndexedDocument {
     error: (row.error as string | null) ?? null,
     indexedAt: row.indexed_at == null ? null : Number(row.indexed_at),
   };
+}
+
+export function parseTextSource(json: unknown): StoredTextSource | null {
+  if (typeof json !== 'string') return null;
+  try {
+    const parsed = PageTextSource.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 export function parseBoxes(json: unknown): BoundingBox[] {

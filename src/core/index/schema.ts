@@ -7,7 +7,7 @@ import { Bool, Field, FixedSizeList, Float32, Float64, Int32, List, Schema, Utf8
  * files share rows and only their `documents` row differs.
  */
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export const TABLES = {
   meta: 'meta',
@@ -63,6 +63,8 @@ export const pagesSchema = new Schema([
   int('image_width', true),
   int('image_height', true),
   text('text'),
+  /** Where the page's text came from (JSON of PageTextSource); null when the reader did not say. */
+  text('text_source', true),
 ]);
 
 const vectorOf = (dimensions: number) =>

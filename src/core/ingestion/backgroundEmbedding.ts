@@ -1,5 +1,5 @@
 import { isAbortError } from '../../shared/errors';
-import type { IndexStore } from '../index/indexStore';
+import type { VectorSets } from '../index/vectors/indexVectors';
 import type { ModelRoles } from '../models/types';
 
 /**
@@ -13,7 +13,7 @@ export class BackgroundEmbedding {
   private readonly controller = new AbortController();
 
   constructor(
-    private readonly index: IndexStore,
+    private readonly vectors: VectorSets,
     private readonly models: Pick<ModelRoles, 'textEmbedder' | 'pageEmbedder'>,
   ) {}
 
@@ -41,9 +41,9 @@ export class BackgroundEmbedding {
   private async pass(): Promise<void> {
     try {
       const [text, page] = await Promise.all([this.models.textEmbedder(), this.models.pageEmbedder()]);
-      await this.index.setEmbedders({ text, page });
+      await this.vectors.setEmbedders({ text, page });
       if (!text && !page) return;
-      await this.index.embedPending({ signal: this.controller.signal });
+      await this.vectors.embedPending({ signal: this.controller.signal });
     } catch (error) {
       if (!isAbortError(error)) console.error('quire: embedding in the background failed', error);
     }

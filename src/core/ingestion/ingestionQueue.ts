@@ -5,7 +5,7 @@ import { Emitter } from '../common/emitter';
 import type { DocumentPool } from '../documents/pool/documentPool';
 import type { PageImageStore } from '../documents/render/pageImageStore';
 import type { PageImageRef } from '../documents/types';
-import type { IndexStore } from '../index/indexStore';
+import type { Index } from '../index/openIndex';
 import type { IndexedDocument } from '../index/records';
 import type { LibraryService } from '../library/libraryService';
 import type { StoredDocument } from '../library/libraryStore';
@@ -16,7 +16,7 @@ import { ProgressMeter } from './progressMeter';
 
 export interface IngestionOptions {
   library: LibraryService;
-  index: IndexStore;
+  index: Index;
   pool: DocumentPool;
   images: PageImageStore;
   passwords: PasswordVault;
@@ -108,7 +108,7 @@ export class IngestionQueue {
     const known = new Set<string>();
     for (const doc of library.allDocuments()) {
       known.add(doc.id);
-      const indexed = index.getDocument(doc.id);
+      const indexed = index.documents.get(doc.id);
       if (indexed && isCurrent(indexed, doc)) {
         if (indexed.state !== doc.state || doc.contentHash !== indexed.contentHash) {
           library.updateDocument(doc.id, {
@@ -123,7 +123,7 @@ export class IngestionQueue {
       this.enqueue(doc, false);
     }
     // Files deleted while Quire was not running.
-    for (const indexed of index.listDocuments()) {
+    for (const indexed of index.documents.list()) {
       if (!known.has(indexed.id)) void this.dropFromIndex(indexed.id);
     }
     this.startup = this.queueMissingImages();
@@ -133,7 +133,7 @@ export class IngestionQueue {
   private async queueMissingImages(): Promise<void> {
     if (this.options.renderImages === false) return;
     try {
-      for (const hash of await this.options.index.contentMissingImages()) {
+      for (const hash of await this.options.index.content.contentMissingImages()) {
         const owner = this.imageOwner(hash);
         if (owner) this.queueDrawing(hash, owner.pages ?? 0);
       }
@@ -181,7 +181,7 @@ export class IngestionQueue {
    */
   async drawPageNow(documentId: string, page: number): Promise<PageImageRef | null> {
     const { index, pool, images, passwords } = this.options;
-    const doc = index.getDocument(documentId);
+    const doc = index.documents.get(documentId);
     if (this.options.renderImages === false || !doc?.contentHash || doc.kind !== 'pdf') return null;
     if (doc.state !== 'indexed') return null;
     const password = await passwords.get(doc.id);
@@ -196,7 +196,7 @@ export class IngestionQueue {
       images,
     );
     if (!image || this.imageOwner(doc.contentHash)?.contentHash !== doc.contentHash) return null;
-    await index.setPageImages(doc.contentHash, [image]);
+    await index.content.setPageImages(doc.contentHash, [image]);
     return image;
   }
 
@@ -249,7 +249,7 @@ export class IngestionQueue {
     for (const controller of this.running.values()) controller.abort();
     for (const job of this.drawingQueue.values()) {
       this.meter.drawingFinished(job.pages);
-      this.options.index.pageImagesSettled(job.contentHash);
+      this.options.index.content.pageImagesSettled(job.contentHash);
     }
     this.drawingQueue.clear();
     for (const controller of this.drawing.values()) controller.abort();
@@ -376,8 +376,8 @@ export class IngestionQueue {
       error: null,
       indexedAt: Date.now(),
     };
-    const sameContent = index.indexedWithContent(contentHash);
-    const reused = sameContent !== null && (await index.hasContent(contentHash));
+    const sameContent = index.documents.indexedWithContent(contentHash);
+    const reused = sameContent !== null && (await index.content.has(contentHash));
     if (sameContent && reused) {
       // Moved, renamed or copied: the content is already indexed.
       record.pages = sameContent.pages;
@@ -392,12 +392,12 @@ export class IngestionQueue {
         ...(password ? { password } : {}),
       });
       signal.throwIfAborted();
-      await index.putContent(contentHash, parsed, [], { fileName: basename(doc.path) });
+      await index.content.put(contentHash, parsed, [], { fileName: basename(doc.path) });
       record.pages = parsed.pages.length;
       record.title = parsed.title;
     }
     signal.throwIfAborted();
-    await this.removeImages(await index.upsertDocument(record));
+    await index.documents.upsert(record);
     library.updateDocument(doc.id, {
       state: 'indexed',
       error: record.error,
@@ -408,7 +408,7 @@ export class IngestionQueue {
     if (
       this.options.renderImages !== false &&
       doc.kind === 'pdf' &&
-      (reused ? await index.pagesWithoutImages(contentHash) : (record.pages ?? 0)) > 0
+      (reused ? await index.content.pagesWithoutImages(contentHash) : (record.pages ?? 0)) > 0
     ) {
       this.queueDrawing(contentHash, record.pages ?? 0);
     }
@@ -420,13 +420,13 @@ export class IngestionQueue {
   private queueDrawing(contentHash: string, pages: number): void {
     if (this.drawingQueue.has(contentHash) || this.drawing.has(contentHash)) return;
     this.drawingQueue.set(contentHash, { contentHash, pages });
-    this.options.index.expectPageImages(contentHash);
+    this.options.index.content.expectPageImages(contentHash);
     this.meter.drawingAdded(pages);
   }
 
   /** An indexed PDF with this content, whose path and password the images are drawn from. */
   private imageOwner(contentHash: string): IndexedDocument | null {
-    const owner = this.options.index.indexedWithContent(contentHash);
+    const owner = this.options.index.documents.indexedWithContent(contentHash);
     return owner?.kind === 'pdf' ? owner : null;
   }
 
@@ -452,7 +452,7 @@ export class IngestionQueue {
         await this.removeImages([job.contentHash]);
         return;
       }
-      await index.setPageImages(job.contentHash, drawn.images);
+      await index.content.setPageImages(job.contentHash, drawn.images);
       await this.noteDrawingProblem(job.contentHash, drawn.problem);
       this.options.onIndexed?.();
     } catch (error) {
@@ -463,7 +463,8 @@ export class IngestionQueue {
       );
     } finally {
       this.drawing.delete(job.contentHash);
-      if (!this.drawingQueue.has(job.contentHash)) this.options.index.pageImagesSettled(job.contentHash);
+      if (!this.drawingQueue.has(job.contentHash))
+        this.options.index.content.pageImagesSettled(job.contentHash);
       this.meter.drawingFinished(job.pages);
       this.emitProgress();
       this.pump();
@@ -474,9 +475,9 @@ export class IngestionQueue {
   private async noteDrawingProblem(contentHash: string, problem: string | null): Promise<void> {
     const { index, library } = this.options;
     try {
-      for (const doc of index.listDocuments()) {
+      for (const doc of index.documents.list()) {
         if (doc.contentHash !== contentHash || doc.state !== 'indexed' || doc.error === problem) continue;
-        await index.setDocumentState(doc.id, 'indexed', problem);
+        await index.documents.setState(doc.id, 'indexed', problem);
         library.updateDocument(doc.id, { error: problem });
       }
     } catch (error) {
@@ -535,8 +536,8 @@ export class IngestionQueue {
     error: string,
   ) {
     this.options.library.updateDocument(doc.id, { state, error });
-    await this.options.index
-      .upsertDocument({
+    await this.options.index.documents
+      .upsert({
         id: doc.id,
         path: doc.path,
         rootId: doc.rootId,
@@ -550,7 +551,6 @@ export class IngestionQueue {
         error,
         indexedAt: null,
       })
-      .then((garbage) => this.removeImages(garbage))
       .catch((writeError: unknown) => console.error('quire: could not record a failed file', writeError));
   }
 
@@ -590,7 +590,7 @@ export class IngestionQueue {
 
   private async dropFromIndex(documentId: string): Promise<void> {
     try {
-      await this.removeImages(await this.options.index.removeDocument(documentId));
+      await this.options.index.documents.remove(documentId);
       await this.options.passwords.forget(documentId);
     } catch (error) {
       console.error('quire: could not remove a document from the index', error);
@@ -617,7 +617,7 @@ export class IngestionQueue {
     clearTimeout(this.maintenanceTimer);
     this.indexedSinceMaintenance = false;
     this.maintenance = this.maintenance
-      .then(() => this.options.index.optimize())
+      .then(() => this.options.index.maintenance.optimize())
       .then(() => undefined)
       .catch((error: unknown) => console.error('quire: tidying the index failed', error));
     return this.maintenance;

@@ -16,7 +16,7 @@ export async function readPageImage(
     core.ingestion.prioritize(documentId);
     throw new QuireError('not_found', `${doc.relativePath} is not indexed yet; it is next in line.`);
   }
-  const stored = await core.index.getPage(documentId, page);
+  const stored = await core.index.content.page(documentId, page);
   // Images are drawn after every file's text; a page opened before its turn is drawn now.
   const image = stored.image ?? (await core.ingestion.drawPageNow(documentId, page));
   if (!image) throw new QuireError('not_found', `Page ${page} of ${doc.relativePath} has no image.`);

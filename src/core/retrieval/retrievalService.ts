@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SearchHit, SearchMode } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
-import type { IndexStore } from '../index/indexStore';
+import type { Index } from '../index/openIndex';
 import type { MemoryBudgetService } from '../memory/memoryBudgetService';
 import { CATALOGUE } from '../models/llama/catalogue';
 import { createLlamaReranker, type LlamaReranker } from '../models/llama/llamaReranker';
@@ -15,7 +15,7 @@ import type { ChatModel, Reranker } from '../models/types';
 import { retrieve, type Retrieval, type RetrieveOptions } from './retriever';
 
 export interface RetrievalServiceDeps {
-  index: () => IndexStore;
+  index: () => Index;
   /** The chat model that rewrites queries and re-ranks listwise when there is no reranker. */
   chatModel: () => Promise<ChatModel | null>;
   memory: MemoryBudgetService;
@@ -107,24 +107,24 @@ export class RetrievalService {
   }
 
   private searchIndex(
-    index: IndexStore,
+    index: Index,
     text: string,
-    options: { k: number; mode?: SearchMode; documentIds?: string[] | undefined },
+    options: { k: number; mode?: SearchMode; documentIds?: string[] | undefined; signal?: AbortSignal },
   ): Promise<SearchHit[]> {
-    const filter = options.documentIds ? { filter: { documentIds: options.documentIds } } : {};
-    if (options.mode === 'pages') return index.searchPages(text, { k: options.k, ...filter });
-    return index.searchChunks(text, {
+    const common = {
       k: options.k,
-      ...(options.mode ? { mode: options.mode } : {}),
-      ...filter,
-    });
+      ...(options.documentIds ? { filter: { documentIds: options.documentIds } } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
+    if (options.mode === 'pages') return index.search.pages(text, common);
+    return index.search.chunks(text, { ...common, ...(options.mode ? { mode: options.mode } : {}) });
   }
 
-  private async passageText(index: IndexStore, hit: SearchHit): Promise<string> {
+  private async passageText(index: Index, hit: SearchHit): Promise<string> {
     if (!hit.chunkId)
-      return (await index.getPage(hit.documentId, hit.page).catch(() => null))?.text ?? hit.snippet;
+      return (await index.content.page(hit.documentId, hit.page).catch(() => null))?.text ?? hit.snippet;
     try {
-      return (await index.getChunk(hit.chunkId)).text;
+      return (await index.content.chunk(hit.chunkId)).text;
     } catch (error) {
       if (error instanceof QuireError && error.code === 'not_found') return hit.snippet;
       throw error;

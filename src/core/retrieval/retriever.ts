@@ -4,7 +4,7 @@
  */
 import type { SearchHit, SearchMode } from '../../shared/domain/search';
 import { isAbortError, toErrorInfo } from '../../shared/errors';
-import { reciprocalRankFusion } from '../index/fusion';
+import { reciprocalRankFusion } from '../index/search/fusion';
 import type { ChatModel, Reranker } from '../models/types';
 import { dedupe, heuristicForms, rewrittenForms, type QueryForm } from './queryForms';
 import { rerankHits, type RerankedBy } from './rerank';

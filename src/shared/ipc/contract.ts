@@ -14,7 +14,7 @@ import {
   ModelsStatus,
   RoleChoice,
 } from '../domain/models';
-import { PageImage, SearchMode, SearchResult } from '../domain/search';
+import { PageImage, SearchHit, SearchMode, SearchResult } from '../domain/search';
 import type { ErrorInfo } from '../errors';
 
 const id = z.string().min(1).max(200);
@@ -40,6 +40,17 @@ export const calls = {
   'library.cancel': { input: empty, output: IndexProgress },
   'library.progress': { input: empty, output: IndexProgress },
   'search.query': {
+    input: z
+      .object({
+        query: z.string().min(1).max(2000),
+        k: z.number().int().min(1).max(100).default(10),
+        mode: SearchMode.optional(),
+      })
+      .strict(),
+    output: z.array(SearchHit),
+  },
+  /** Search with the query's other wordings fused in and the results re-ranked, with what fell back. */
+  'search.retrieve': {
     input: z
       .object({
         query: z.string().min(1).max(2000),

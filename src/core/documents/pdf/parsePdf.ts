@@ -73,6 +73,7 @@ export async function parseOpenPdf(
     height,
     text,
     needsOcr: usableCharacters(text) < MIN_TEXT_CHARS,
+    textSource: { method: text.trim() ? 'layer' : 'none', engine: 'pdfjs' },
   }));
   return {
     kind: 'pdf',

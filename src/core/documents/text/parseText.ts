@@ -167,7 +167,14 @@ function buildDocument(
   return {
     kind,
     title,
-    pages: placed.map(({ page, width, height, text }) => ({ page, width, height, text, needsOcr: false })),
+    pages: placed.map(({ page, width, height, text }) => ({
+      page,
+      width,
+      height,
+      text,
+      needsOcr: false,
+      textSource: { method: 'layer' as const },
+    })),
     chunks: chunkPages(placed, options.chunking ?? DEFAULT_CHUNKING),
   };
 }

@@ -1,7 +1,7 @@
-import type { PageImageRef, ParsedDocument } from '../documents/types';
-import { QuireError } from '../../shared/errors';
-import { chunkId, pageId } from './schema';
-import { chunkSearchText, fileNameWords } from './searchText';
+import type { PageImageRef, ParsedDocument } from '../../documents/types';
+import { QuireError } from '../../../shared/errors';
+import { chunkId, pageId } from '../schema';
+import { chunkSearchText, fileNameWords } from '../searchText';
 
 /*
  * Turns a reader's output into rows of the `chunks` and `pages` tables, rejecting values the
@@ -79,6 +79,7 @@ export function pageRows(
       needs_ocr: Boolean(page.needsOcr),
       ...imageColumns(imageOf.get(page.page)),
       text: typeof page.text === 'string' ? page.text : '',
+      text_source: page.textSource ? JSON.stringify(page.textSource) : null,
     };
   });
 }

@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { parseDocument } from '../../src/core/documents/parseDocument';
-import { openIndexStore, type IndexStore } from '../../src/core/index/indexStore';
+import { Index } from '../../src/core/index/openIndex';
 import { hasCorpus, sharedDir, tempDir } from '../helpers/shared';
 import { documentRow, HashTextEmbedder } from './helpers';
 
@@ -12,14 +12,14 @@ const FILES = ['corpus/pdfjs/tracemonkey.pdf', 'corpus/docling/pdf__multi_page.p
 
 if (!hasCorpus) console.warn(`Skipping the corpus index tests: no corpus under ${sharedDir}.`);
 
-describe.skipIf(!hasCorpus)('IndexStore on real PDFs', () => {
+describe.skipIf(!hasCorpus)('Index on real PDFs', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let store: IndexStore;
+  let store: Index;
   const pageTexts = new Map<string, string[]>();
 
   beforeAll(async () => {
     dir = await tempDir('quire-index-corpus-');
-    store = await openIndexStore({ uri: dir.path });
+    store = await Index.open({ uri: dir.path });
     for (const file of FILES) {
       const path = join(sharedDir, file);
       const contentHash = createHash('sha256')
@@ -30,17 +30,17 @@ describe.skipIf(!hasCorpus)('IndexStore on real PDFs', () => {
         basename(file),
         parsed.pages.map((page) => page.text),
       );
-      await store.putContent(contentHash, parsed, [], { fileName: basename(file) });
-      await store.upsertDocument(
+      await store.content.put(contentHash, parsed, [], { fileName: basename(file) });
+      await store.documents.upsert(
         documentRow(basename(file), contentHash, { path, pages: parsed.pages.length }),
       );
     }
-    await store.setEmbedders({ text: new HashTextEmbedder(), page: null });
-    await store.embedPending({ batchSize: 64 });
+    await store.vectors.setEmbedders({ text: new HashTextEmbedder(), page: null });
+    await store.vectors.embedPending({ batchSize: 64 });
   });
 
   afterAll(async () => {
-    await store?.close();
+    await store?.dispose();
     await dir?.cleanup();
   });
 
@@ -56,7 +56,7 @@ describe.skipIf(!hasCorpus)('IndexStore on real PDFs', () => {
     for (const page of [2, 7, 11]) {
       const phrase = phraseFrom(pages[page - 1]!);
       for (const mode of ['bm25', 'hybrid'] as const) {
-        const hits = await store.searchChunks(phrase, { k: 3, mode });
+        const hits = await store.search.chunks(phrase, { k: 3, mode });
         expect(
           hits.map((hit) => `${hit.documentId}#${hit.page}`),
           `${mode}: ${phrase}`,
@@ -67,15 +67,17 @@ describe.skipIf(!hasCorpus)('IndexStore on real PDFs', () => {
   });
 
   it('keeps a filtered search inside its document and returns boxes on the page', async () => {
-    const hits = await store.searchChunks('trace compilation loops', {
+    const hits = await store.search.chunks('trace compilation loops', {
       k: 5,
       filter: { documentIds: ['pdf__multi_page.pdf'] },
     });
     expect(hits.every((hit) => hit.documentId === 'pdf__multi_page.pdf')).toBe(true);
-    const [best] = await store.searchChunks('trace tree type specialization', { k: 1 });
+    const [best] = await store.search.chunks('trace tree type specialization', { k: 1 });
     expect(best!.documentId).toBe('tracemonkey.pdf');
     expect(best!.boxes.length).toBeGreaterThan(0);
-    const page = await store.getPage('tracemonkey.pdf', best!.page);
+    const page = await store.content.page('tracemonkey.pdf', best!.page);
+    // The page says where its text came from: the PDF's own text layer, read by pdfjs.
+    expect(page.textSource).toEqual({ method: 'layer', engine: 'pdfjs' });
     for (const box of best!.boxes) {
       expect(box.x + box.width).toBeLessThanOrEqual(page.width + 1);
       expect(box.y + box.height).toBeLessThanOrEqual(page.height + 1);

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { PageImageRef } from '../../src/core/documents/types';
 import type { PageInput } from '../../src/core/models/types';
-import { openIndexStore, type IndexStore } from '../../src/core/index/indexStore';
+import { Index } from '../../src/core/index/openIndex';
 import { tempDir } from '../helpers/shared';
 import { documentRow, HashPageEmbedder, parsedFromPages, sha256 } from './helpers';
 
@@ -23,49 +23,49 @@ const image = (page: number, name = `p${page}`): PageImageRef => ({
   height: 1000,
 });
 
-describe('IndexStore page images drawn after the text', () => {
+describe('Index page images drawn after the text', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let store: IndexStore;
+  let store: Index;
   const hash = sha256('drawn later');
 
   beforeEach(async () => {
     dir = await tempDir('quire-index-');
-    store = await openIndexStore({ uri: dir.path, loadPageImage: async () => new Uint8Array([1]) });
-    await store.putContent(hash, parsedFromPages(['first page about owls', 'second page about granite']));
-    await store.upsertDocument(documentRow('doc', hash, { pages: 2 }));
+    store = await Index.open({ uri: dir.path, loadPageImage: async () => new Uint8Array([1]) });
+    await store.content.put(hash, parsedFromPages(['first page about owls', 'second page about granite']));
+    await store.documents.upsert(documentRow('doc', hash, { pages: 2 }));
   });
 
   afterEach(async () => {
-    await store.close();
+    await store.dispose();
     await dir.cleanup();
   });
 
   it('attaches images page by page and reports what is still missing', async () => {
-    expect(await store.contentMissingImages()).toEqual([hash]);
-    await store.setPageImages(hash, [image(1)]);
-    expect(await store.pagesWithoutImages(hash)).toBe(1);
-    expect((await store.getPage('doc', 1)).image).toMatchObject({ full: 'ab/p1.webp', width: 800 });
-    expect((await store.getPage('doc', 2)).image).toBeNull();
-    await store.setPageImages(hash, [image(2)]);
-    expect(await store.contentMissingImages()).toEqual([]);
+    expect(await store.content.contentMissingImages()).toEqual([hash]);
+    await store.content.setPageImages(hash, [image(1)]);
+    expect(await store.content.pagesWithoutImages(hash)).toBe(1);
+    expect((await store.content.page('doc', 1)).image).toMatchObject({ full: 'ab/p1.webp', width: 800 });
+    expect((await store.content.page('doc', 2)).image).toBeNull();
+    await store.content.setPageImages(hash, [image(2)]);
+    expect(await store.content.contentMissingImages()).toEqual([]);
     // Text search is untouched by the rewrite of the pages rows.
-    expect((await store.searchChunks('granite', { k: 1 }))[0]).toMatchObject({ page: 2 });
+    expect((await store.search.chunks('granite', { k: 1 }))[0]).toMatchObject({ page: 2 });
   });
 
   it('embeds a page once, with its image, and again only when that image changes', async () => {
     const embedder = new ImageAwarePageEmbedder();
-    await store.setEmbedders({ text: null, page: embedder });
-    store.expectPageImages(hash);
-    await store.embedPending();
+    await store.vectors.setEmbedders({ text: null, page: embedder });
+    store.content.expectPageImages(hash);
+    await store.vectors.embedPending();
     expect(embedder.seen).toEqual([]);
 
-    await store.setPageImages(hash, [image(1), image(2)]);
-    store.pageImagesSettled(hash);
-    await store.embedPending();
+    await store.content.setPageImages(hash, [image(1), image(2)]);
+    store.content.pageImagesSettled(hash);
+    await store.vectors.embedPending();
     expect(embedder.seen.map((page) => page.withImage)).toEqual([true, true]);
 
-    await store.setPageImages(hash, [image(1), image(2, 'p2-redrawn')]);
-    await store.embedPending();
+    await store.content.setPageImages(hash, [image(1), image(2, 'p2-redrawn')]);
+    await store.vectors.embedPending();
     expect(embedder.seen).toHaveLength(3);
     expect(embedder.seen[2]).toEqual({ text: 'second page about granite', withImage: true });
   });

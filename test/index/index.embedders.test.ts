@@ -1,7 +1,7 @@
 import { connect } from '@lancedb/lancedb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { openIndexStore, type IndexStore } from '../../src/core/index/indexStore';
+import { Index } from '../../src/core/index/openIndex';
 import { vectorTableName } from '../../src/core/index/schema';
 import { tempDir } from '../helpers/shared';
 import { documentRow, HashPageEmbedder, HashTextEmbedder, parsedFromPages, sha256 } from './helpers';
@@ -15,35 +15,35 @@ const TOPICS = [
   'granite forms from slowly cooled magma',
 ];
 
-describe('IndexStore embedder switch', () => {
+describe('Index embedder switch', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let store: IndexStore;
+  let store: Index;
 
   beforeEach(async () => {
     dir = await tempDir('quire-index-');
-    store = await openIndexStore({ uri: dir.path });
+    store = await Index.open({ uri: dir.path });
     for (const [i, topic] of TOPICS.entries()) {
       const hash = sha256(topic);
-      await store.putContent(hash, parsedFromPages([topic]));
-      await store.upsertDocument(documentRow(`doc${i}`, hash));
+      await store.content.put(hash, parsedFromPages([topic]));
+      await store.documents.upsert(documentRow(`doc${i}`, hash));
     }
   });
 
   afterEach(async () => {
-    await store.close();
+    await store.dispose();
     await dir.cleanup();
   });
 
   it('keeps searching the old vectors until the new embedder covers everything', async () => {
     const oldEmbedder = new HashTextEmbedder('test:old', 64);
-    await store.setEmbedders({ text: oldEmbedder, page: null });
-    await store.embedPending();
-    const before = await store.searchChunks('silent owls at night', { mode: 'dense', k: 3 });
+    await store.vectors.setEmbedders({ text: oldEmbedder, page: null });
+    await store.vectors.embedPending();
+    const before = await store.search.chunks('silent owls at night', { mode: 'dense', k: 3 });
     expect(before[0]!.documentId).toBe('doc4');
 
     const newEmbedder = new HashTextEmbedder('test:new', 48);
-    await store.setEmbedders({ text: newEmbedder, page: null });
-    expect(store.embedderStatus().text).toEqual({
+    await store.vectors.setEmbedders({ text: newEmbedder, page: null });
+    expect(store.vectors.status().text).toEqual({
       active: 'test:old',
       pending: 'test:new',
       searchable: true,
@@ -51,22 +51,22 @@ describe('IndexStore embedder switch', () => {
 
     // Stop after the first batch: the switch is half done.
     const controller = new AbortController();
-    const partial = await store.embedPending({
+    const partial = await store.vectors.embedPending({
       batchSize: 2,
       signal: controller.signal,
       onProgress: () => controller.abort(),
     });
     expect(partial).toEqual({ embedded: 2, activated: [], complete: false });
     const newCallsBeforeSearch = newEmbedder.calls;
-    const during = await store.searchChunks('silent owls at night', { mode: 'dense', k: 3 });
+    const during = await store.search.chunks('silent owls at night', { mode: 'dense', k: 3 });
     expect(during).toEqual(before);
     expect(newEmbedder.calls).toBe(newCallsBeforeSearch);
 
-    const rest = await store.embedPending({ batchSize: 2 });
+    const rest = await store.vectors.embedPending({ batchSize: 2 });
     expect(rest).toEqual({ embedded: 4, activated: ['text'], complete: true });
-    expect(store.embedderStatus().text).toEqual({ active: 'test:new', pending: null, searchable: true });
+    expect(store.vectors.status().text).toEqual({ active: 'test:new', pending: null, searchable: true });
     const oldCalls = oldEmbedder.calls;
-    const after = await store.searchChunks('silent owls at night', { mode: 'dense', k: 3 });
+    const after = await store.search.chunks('silent owls at night', { mode: 'dense', k: 3 });
     expect(after[0]!.documentId).toBe('doc4');
     expect(oldEmbedder.calls).toBe(oldCalls);
     // The 48-d query went to 48-d vectors: scores are cosines of the new space, not the old.
@@ -74,24 +74,24 @@ describe('IndexStore embedder switch', () => {
   });
 
   it('falls back to BM25 after a restart mid-switch, then activates the new vectors', async () => {
-    await store.setEmbedders({ text: new HashTextEmbedder('test:old', 64), page: null });
-    await store.embedPending();
-    await store.setEmbedders({ text: new HashTextEmbedder('test:new', 48), page: null });
-    await store.close();
+    await store.vectors.setEmbedders({ text: new HashTextEmbedder('test:old', 64), page: null });
+    await store.vectors.embedPending();
+    await store.vectors.setEmbedders({ text: new HashTextEmbedder('test:new', 48), page: null });
+    await store.dispose();
 
-    store = await openIndexStore({ uri: dir.path });
+    store = await Index.open({ uri: dir.path });
     const fresh = new HashTextEmbedder('test:new', 48);
-    await store.setEmbedders({ text: fresh, page: null });
-    expect(store.embedderStatus().text).toEqual({
+    await store.vectors.setEmbedders({ text: fresh, page: null });
+    expect(store.vectors.status().text).toEqual({
       active: 'test:old',
       pending: 'test:new',
       searchable: false,
     });
-    const hits = await store.searchChunks('granite magma', { mode: 'hybrid' });
+    const hits = await store.search.chunks('granite magma', { mode: 'hybrid' });
     expect(hits[0]).toMatchObject({ documentId: 'doc5', mode: 'bm25' });
 
-    expect(await store.embedPending()).toMatchObject({ embedded: 6, activated: ['text'] });
-    expect((await store.searchChunks('granite magma'))[0]).toMatchObject({
+    expect(await store.vectors.embedPending()).toMatchObject({ embedded: 6, activated: ['text'] });
+    expect((await store.search.chunks('granite magma'))[0]).toMatchObject({
       documentId: 'doc5',
       mode: 'hybrid',
     });
@@ -100,29 +100,34 @@ describe('IndexStore embedder switch', () => {
   it('embeds only new content for the active embedder, and page vectors survive a reopen', async () => {
     const text = new HashTextEmbedder();
     const pages = new HashPageEmbedder();
-    await store.setEmbedders({ text, page: pages });
-    await store.embedPending();
+    await store.vectors.setEmbedders({ text, page: pages });
+    await store.vectors.embedPending();
     expect([text.texts, pages.pages]).toEqual([6, 6]);
 
     const hash = sha256('new topic');
-    await store.putContent(hash, parsedFromPages(['tidal energy from ocean currents']));
-    await store.upsertDocument(documentRow('doc6', hash));
-    expect((await store.embedPending()).embedded).toBe(2);
+    await store.content.put(hash, parsedFromPages(['tidal energy from ocean currents']));
+    await store.documents.upsert(documentRow('doc6', hash));
+    expect((await store.vectors.embedPending()).embedded).toBe(2);
     expect([text.texts, pages.pages]).toEqual([7, 7]);
-    expect((await store.searchPages('tidal ocean currents', { k: 1 }))[0]!.documentId).toBe('doc6');
+    expect((await store.search.pages('tidal ocean currents', { k: 1 }))[0]!.documentId).toBe('doc6');
 
-    await store.close();
-    store = await openIndexStore({ uri: dir.path });
-    await store.setEmbedders({ text: new HashTextEmbedder(), page: new HashPageEmbedder() });
-    expect(await store.embedPending()).toMatchObject({ embedded: 0, complete: true });
-    expect((await store.searchPages('violin fifths', { k: 1 }))[0]!.documentId).toBe('doc2');
-    expect(await store.removeDocument('doc2')).toHaveLength(1);
-    expect((await store.searchPages('violin fifths', { k: 1 }))[0]?.documentId).not.toBe('doc2');
+    await store.dispose();
+    const removed: string[] = [];
+    store = await Index.open({
+      uri: dir.path,
+      onContentRemoved: async (hashes) => void removed.push(...hashes),
+    });
+    await store.vectors.setEmbedders({ text: new HashTextEmbedder(), page: new HashPageEmbedder() });
+    expect(await store.vectors.embedPending()).toMatchObject({ embedded: 0, complete: true });
+    expect((await store.search.pages('violin fifths', { k: 1 }))[0]!.documentId).toBe('doc2');
+    await store.documents.remove('doc2');
+    expect(removed).toHaveLength(1);
+    expect((await store.search.pages('violin fifths', { k: 1 }))[0]?.documentId).not.toBe('doc2');
   });
 
   it('builds an approximate vector index in optimize() once past the threshold, and still ranks right', async () => {
-    await store.close();
-    store = await openIndexStore({ uri: dir.path, vectorIndexRows: 200 });
+    await store.dispose();
+    store = await Index.open({ uri: dir.path, vectorIndexRows: 200 });
     const words = TOPICS.join(' ').split(' ');
     for (let i = 0; i < 40; i++) {
       const hash = sha256(`filler ${i}`);
@@ -132,21 +137,24 @@ describe('IndexStore embedder switch', () => {
           .slice(0, 8)
           .join(' '),
       );
-      await store.putContent(hash, parsedFromPages([paragraphs.join('\n\n')]));
-      await store.upsertDocument(documentRow(`filler${i}`, hash));
+      await store.content.put(hash, parsedFromPages([paragraphs.join('\n\n')]));
+      await store.documents.upsert(documentRow(`filler${i}`, hash));
     }
-    await store.setEmbedders({ text: new HashTextEmbedder(), page: null });
-    await store.embedPending({ batchSize: 128 });
-    const before = await store.searchChunks('violin strings tuned in perfect fifths', {
+    await store.vectors.setEmbedders({ text: new HashTextEmbedder(), page: null });
+    await store.vectors.embedPending({ batchSize: 128 });
+    const before = await store.search.chunks('violin strings tuned in perfect fifths', {
       mode: 'dense',
       k: 1,
     });
-    await store.optimize({ cleanupOlderThan: new Date() });
+    await store.maintenance.optimize({ cleanupOlderThan: new Date() });
     const db = await connect(dir.path);
     const table = await db.openTable(vectorTableName('text', 'test:hash-64', 64));
     expect((await table.listIndices()).map((index) => index.columns)).toContainEqual(['vector']);
     db.close();
-    const after = await store.searchChunks('violin strings tuned in perfect fifths', { mode: 'dense', k: 1 });
+    const after = await store.search.chunks('violin strings tuned in perfect fifths', {
+      mode: 'dense',
+      k: 1,
+    });
     expect(after[0]!.documentId).toBe('doc2');
     expect(after[0]!.chunkId).toBe(before[0]!.chunkId);
   });
@@ -154,9 +162,9 @@ describe('IndexStore embedder switch', () => {
   it('reports an embedder that returns the wrong size as a model failure', async () => {
     const liar = new HashTextEmbedder('test:liar', 16);
     liar.embed = async (texts) => texts.map(() => new Float32Array(8));
-    await store.setEmbedders({ text: liar, page: null });
-    await expect(store.embedPending()).rejects.toMatchObject({ code: 'model_failed' });
-    expect(store.embedderStatus().text.active).toBeNull();
-    expect((await store.searchChunks('granite'))[0]!.mode).toBe('bm25');
+    await store.vectors.setEmbedders({ text: liar, page: null });
+    await expect(store.vectors.embedPending()).rejects.toMatchObject({ code: 'model_failed' });
+    expect(store.vectors.status().text.active).toBeNull();
+    expect((await store.search.chunks('granite'))[0]!.mode).toBe('bm25');
   });
 });

@@ -1,9 +1,8 @@
-import { connect, Index } from '@lancedb/lancedb';
+import { connect, Index as LanceIndex } from '@lancedb/lancedb';
 import { Field, Float64, Int32, Schema, Utf8 } from 'apache-arrow';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { openIndexStore } from '../../src/core/index/indexStore';
-// Pages kept their layout from version 1.
+import { Index } from '../../src/core/index/openIndex';
 import { pagesSchema, SCHEMA_VERSION } from '../../src/core/index/schema';
 import { tempDir } from '../helpers/shared';
 import { sha256 } from './helpers';
@@ -22,6 +21,9 @@ const v1Chunks = new Schema([
   new Field('char_end', new Int32(), false),
   text('boxes'),
 ]);
+
+/** Pages kept their version 1 layout until version 3 added where their text came from. */
+const v1Pages = new Schema(pagesSchema.fields.filter((field) => field.name !== 'text_source'));
 
 async function writeV1Store(dir: string, hash: string): Promise<void> {
   const db = await connect(dir);
@@ -80,7 +82,7 @@ async function writeV1Store(dir: string, hash: string): Promise<void> {
       boxes: '[]',
     },
   ]);
-  await chunks.createIndex('text', { config: Index.fts() });
+  await chunks.createIndex('text', { config: LanceIndex.fts() });
   await db.createTable(
     'pages',
     [
@@ -98,12 +100,12 @@ async function writeV1Store(dir: string, hash: string): Promise<void> {
         text: 'Ferry timetable for winter',
       },
     ],
-    { schema: pagesSchema },
+    { schema: v1Pages },
   );
   db.close();
 }
 
-describe('IndexStore schema migration', () => {
+describe('Index schema migration', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   beforeEach(async () => {
     dir = await tempDir('quire-index-');
@@ -113,7 +115,7 @@ describe('IndexStore schema migration', () => {
   it('opens a version 1 index, migrates it, and searches the new column', async () => {
     const hash = sha256('legacy');
     await writeV1Store(dir.path, hash);
-    const store = await openIndexStore({ uri: dir.path });
+    const store = await Index.open({ uri: dir.path });
     try {
       const db = await connect(dir.path);
       const [metaRow] = await (await db.openTable('meta')).query().toArray();
@@ -122,18 +124,22 @@ describe('IndexStore schema migration', () => {
       expect((await chunks.schema()).fields.map((f) => f.name)).toContain('search_text');
       const fullText = (await chunks.listIndices()).filter((index) => index.indexType === 'FTS');
       expect(fullText.map((index) => index.columns)).toEqual([['search_text']]);
+      const pages = await db.openTable('pages');
+      expect((await pages.schema()).fields.map((f) => f.name)).toContain('text_source');
       db.close();
       // The heading only reaches BM25 through the migrated column.
-      const hits = await store.searchChunks('harbour ferry');
+      const hits = await store.search.chunks('harbour ferry');
       expect(hits[0]).toMatchObject({ documentId: 'legacy', page: 1, path: '/old/legacy.pdf' });
-      expect(store.getDocument('legacy')!.title).toBe('Legacy');
+      expect(store.documents.get('legacy')!.title).toBe('Legacy');
+      // Pages read before provenance was recorded say so.
+      expect((await store.content.page('legacy', 1)).textSource).toBeNull();
     } finally {
-      await store.close();
+      await store.dispose();
     }
     // A second open finds nothing left to migrate.
-    const again = await openIndexStore({ uri: dir.path });
-    expect((await again.searchChunks('harbour'))[0]!.documentId).toBe('legacy');
-    await again.close();
+    const again = await Index.open({ uri: dir.path });
+    expect((await again.search.chunks('harbour'))[0]!.documentId).toBe('legacy');
+    await again.dispose();
   });
 
   it('refuses an index from a newer version instead of damaging it', async () => {
@@ -145,6 +151,6 @@ describe('IndexStore schema migration', () => {
     };
     await db.createTable('meta', [{ key: 'index', value: JSON.stringify(meta) }]);
     db.close();
-    await expect(openIndexStore({ uri: dir.path })).rejects.toMatchObject({ code: 'unsupported' });
+    await expect(Index.open({ uri: dir.path })).rejects.toMatchObject({ code: 'unsupported' });
   });
 });

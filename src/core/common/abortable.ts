@@ -1,8 +1,10 @@
 /**
- * Settles with `promise`, or rejects as soon as `signal` aborts, whichever comes first: a port or a
- * provider that ignores the signal cannot hold a cancelled run open.
+ * Settles with `promise`, or rejects as soon as `signal` aborts, whichever comes first: a port, a
+ * provider or a database query that ignores the signal cannot hold a cancelled caller. Without a
+ * signal it is `promise` itself.
  */
-export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
   if (signal.aborted) {
     promise.catch(() => undefined);
     return Promise.reject(signal.reason as Error);

@@ -1,0 +1,148 @@
+import type { DocumentState } from '../../../shared/domain/library';
+import { QuireError } from '../../../shared/errors';
+import { documentFromRow, documentToRow, IndexedDocument } from '../records';
+import { sqlString } from '../sql';
+import type { IndexTables } from '../tables';
+import { upsertRows } from '../tableIo';
+
+/** The index's record of which files exist and what state each is in: the one owner of that fact. */
+export interface DocumentCatalog {
+  /** Every document, by path. */
+  list(): IndexedDocument[];
+  get(id: string): IndexedDocument | null;
+  /** An indexed document holding this content, if any (a renamed or copied file finds its twin). */
+  indexedWithContent(contentHash: string): IndexedDocument | null;
+  /**
+   * Writes a document's row: the commit point that makes its content visible when `state` is
+   * `indexed`. Content no document names any more is deleted.
+   */
+  upsert(document: IndexedDocument): Promise<void>;
+  setState(id: string, state: DocumentState, error?: string | null): Promise<IndexedDocument>;
+  /** Removes a document; its content goes with it unless another file shares it. */
+  remove(id: string): Promise<void>;
+}
+
+/** What search and garbage collection read: which documents make which content visible. */
+export interface ContentOwners {
+  /** Indexed documents per content hash, ordered by path, so a shared hash always maps to the same file first. */
+  owners(): ReadonlyMap<string, IndexedDocument[]>;
+  /** Every content hash a documents row names, whatever its state. */
+  referencedHashes(): Set<string>;
+}
+
+/** What the catalog needs of the content part when a row changes which content it names. */
+export interface ContentRelease {
+  /** A row now names this content: it is no longer in flight. Runs inside the write queue. */
+  committed(contentHash: string): void;
+  /** Deletes the content of these hashes that no row names. Runs inside the write queue. */
+  releaseIfUnused(contentHashes: string[]): Promise<void>;
+}
+
+export class IndexDocuments implements DocumentCatalog, ContentOwners {
+  private readonly byId = new Map<string, IndexedDocument>();
+  private ownersCache: Map<string, IndexedDocument[]> | null = null;
+
+  constructor(
+    private readonly tables: IndexTables,
+    private readonly content: ContentRelease,
+  ) {}
+
+  /** Reads every row into memory; the table is small (one row per file). */
+  async load(): Promise<void> {
+    for await (const batch of this.tables.documents.query()) {
+      for (const row of batch.toArray()) {
+        const document = documentFromRow(row as Record<string, unknown>);
+        this.byId.set(document.id, document);
+      }
+    }
+  }
+
+  list(): IndexedDocument[] {
+    return [...this.byId.values()].sort((a, b) => a.path.localeCompare(b.path));
+  }
+
+  get(id: string): IndexedDocument | null {
+    return this.byId.get(id) ?? null;
+  }
+
+  indexedWithContent(contentHash: string): IndexedDocument | null {
+    for (const document of this.byId.values()) {
+      if (document.contentHash === contentHash && document.state === 'indexed') return document;
+    }
+    return null;
+  }
+
+  upsert(document: IndexedDocument): Promise<void> {
+    const parsed = IndexedDocument.safeParse(document);
+    if (!parsed.success) {
+      return Promise.reject(
+        new QuireError('invalid_input', 'This document record is not valid.', parsed.error.issues),
+      );
+    }
+    return this.tables.exclusive(() => this.write(parsed.data));
+  }
+
+  setState(id: string, state: DocumentState, error: string | null = null): Promise<IndexedDocument> {
+    return this.tables.exclusive(async () => {
+      const current = this.require(id);
+      const next: IndexedDocument = {
+        ...current,
+        state,
+        error,
+        indexedAt: state === 'indexed' ? Date.now() : current.indexedAt,
+      };
+      await this.write(next);
+      return next;
+    });
+  }
+
+  remove(id: string): Promise<void> {
+    return this.tables.exclusive(async () => {
+      this.tables.assertOpen();
+      const current = this.byId.get(id);
+      if (!current) return;
+      await this.tables.documents.delete(`id = ${sqlString(id)}`);
+      this.byId.delete(id);
+      this.ownersCache = null;
+      if (current.contentHash) await this.content.releaseIfUnused([current.contentHash]);
+    });
+  }
+
+  owners(): ReadonlyMap<string, IndexedDocument[]> {
+    if (!this.ownersCache) {
+      const owners = new Map<string, IndexedDocument[]>();
+      for (const document of this.list()) {
+        if (document.state !== 'indexed' || !document.contentHash) continue;
+        const list = owners.get(document.contentHash) ?? [];
+        list.push(document);
+        owners.set(document.contentHash, list);
+      }
+      this.ownersCache = owners;
+    }
+    return this.ownersCache;
+  }
+
+  referencedHashes(): Set<string> {
+    const used = new Set<string>();
+    for (const document of this.byId.values()) if (document.contentHash) used.add(document.contentHash);
+    return used;
+  }
+
+  private async write(document: IndexedDocument): Promise<void> {
+    this.tables.assertOpen();
+    const previous = this.byId.get(document.id);
+    await upsertRows(this.tables.documents, 'id', [documentToRow(document)]);
+    this.byId.set(document.id, document);
+    this.ownersCache = null;
+    if (document.contentHash) this.content.committed(document.contentHash);
+    const replaced = previous?.contentHash;
+    if (replaced && replaced !== document.contentHash) await this.content.releaseIfUnused([replaced]);
+  }
+
+  private require(id: string): IndexedDocument {
+    this.tables.assertOpen();
+    const document = this.byId.get(id);
+    if (!document) throw new QuireError('not_found', `No document with id "${id}" in the index.`);
+    return document;
+  }
+}

@@ -1,0 +1,88 @@
+import type { Connection, Table } from '@lancedb/lancedb';
+import { QuireError } from '../../../shared/errors';
+import { freshMeta, openMetaTable, readMeta, writeMeta, type IndexMeta } from '../meta';
+import { SCHEMA_VERSION, TABLES } from '../schema';
+
+/*
+ * Ordered steps from one schema version to the next. Each step must be safe to run again after a
+ * crash half-way (check before changing), because the version is recorded only after it succeeds.
+ */
+
+export interface Migration {
+  /** The version this step upgrades from; it leaves the index at `from + 1`. */
+  from: number;
+  description: string;
+  run(db: Connection): Promise<void>;
+}
+
+async function columnsOf(db: Connection, name: string): Promise<string[] | null> {
+  if (!(await db.tableNames()).includes(name)) return null;
+  return (await (await db.openTable(name)).schema()).fields.map((field) => field.name);
+}
+
+export const MIGRATIONS: Migration[] = [
+  {
+    from: 1,
+    description: 'chunks get a search_text column (heading + text) and BM25 moves to it',
+    async run(db) {
+      const columns = await columnsOf(db, TABLES.chunks);
+      if (!columns) return;
+      const chunks = await db.openTable(TABLES.chunks);
+      if (!columns.includes('search_text')) {
+        await chunks.addColumns([{ name: 'search_text', valueSql: "concat_ws(' ', heading, text)" }]);
+      }
+      // The old full-text index read `text`; the store builds the new one on search_text.
+      for (const index of await chunks.listIndices()) {
+        if (index.indexType === 'FTS' && !index.columns.includes('search_text'))
+          await chunks.dropIndex(index.name);
+      }
+    },
+  },
+  {
+    from: 2,
+    description: 'pages record where their text came from (text_source: the text layer, OCR, ...)',
+    async run(db) {
+      const columns = await columnsOf(db, TABLES.pages);
+      if (!columns || columns.includes('text_source')) return;
+      const pages = await db.openTable(TABLES.pages);
+      await pages.addColumns([{ name: 'text_source', valueSql: 'CAST(NULL AS STRING)' }]);
+    },
+  },
+];
+
+/** Runs the steps from `version` up to `target`, reporting each finished version to `record`. */
+export async function migrate(
+  db: Connection,
+  version: number,
+  target: number,
+  record: (version: number) => Promise<void>,
+  migrations: Migration[] = MIGRATIONS,
+): Promise<void> {
+  for (let current = version; current < target; current++) {
+    const step = migrations.find((migration) => migration.from === current);
+    if (!step) throw new Error(`No migration from index schema version ${current}.`);
+    await step.run(db);
+    await record(current + 1);
+  }
+}
+
+/**
+ * Reads the index's record and brings its tables to this version's schema. Refuses an index written
+ * by a newer Quire rather than risk damaging it.
+ */
+export async function openOrMigrate(db: Connection): Promise<{ metaTable: Table; meta: IndexMeta }> {
+  const metaTable = await openMetaTable(db);
+  let meta = (await readMeta(metaTable)) ?? freshMeta(SCHEMA_VERSION);
+  if (meta.schemaVersion > SCHEMA_VERSION) {
+    throw new QuireError(
+      'unsupported',
+      `This index was written by a newer Quire (schema ${meta.schemaVersion}); this version reads up to ${SCHEMA_VERSION}.`,
+    );
+  }
+  await migrate(db, meta.schemaVersion, SCHEMA_VERSION, async (version) => {
+    meta = { ...meta, schemaVersion: version };
+    await writeMeta(metaTable, meta);
+  });
+  await writeMeta(metaTable, meta);
+  return { metaTable, meta };
+}

@@ -1,0 +1,93 @@
+import { FullTextIndexes } from './content/fullText';
+import {
+  IndexContent,
+  type ContentRemovedHook,
+  type ContentStore,
+  type PageImageSlots,
+} from './content/indexContent';
+import { IndexDocuments, type DocumentCatalog } from './documents/documentCatalog';
+import { IndexMaintenance, type Maintenance } from './maintenance/indexMaintenance';
+import { IndexSearch, type Searcher } from './search/indexSearch';
+import { IndexTables } from './tables';
+import { IndexVectors, type VectorSets } from './vectors/indexVectors';
+import type { PageKernelFactory } from './vectors/pageKernel';
+
+export interface OpenIndexOptions {
+  /** A folder (the app passes `<dataDir>/index`) or any LanceDB URI. */
+  uri: string;
+  /** Builds the in-memory MaxSim index for page search; the bundled kernel by default. */
+  createPageKernel?: PageKernelFactory;
+  /** Reads a page image (a path from PageImageRef) for page embedders that look at pixels. */
+  loadPageImage?: (relativePath: string) => Promise<Uint8Array>;
+  /** Told which content was deleted (at open, by a write, by garbage collection), e.g. to delete its page images. */
+  onContentRemoved?: ContentRemovedHook;
+  /** Chunk vectors past which optimize() builds an approximate vector index (default 20,000). */
+  vectorIndexRows?: number;
+}
+
+/**
+ * The LanceDB index, opened on a folder or URI: documents, their content (chunks and pages, keyed by
+ * content hash) and the vectors of each embedder. Each part is its own module behind a small
+ * interface; callers take the part they use.
+ *
+ * Crash rule: content rows are written first and become visible only once a `documents` row in
+ * state `indexed` points at their hash. Content nobody points at is garbage, removed on open and by
+ * `content.collectGarbage()`, so a crash between the two writes leaves nothing visible and nothing
+ * duplicated.
+ */
+export class Index {
+  private constructor(
+    private readonly tables: IndexTables,
+    readonly documents: DocumentCatalog,
+    readonly content: ContentStore & PageImageSlots,
+    readonly vectors: VectorSets,
+    readonly search: Searcher,
+    readonly maintenance: Maintenance,
+    private readonly parts: { vectors: IndexVectors },
+  ) {}
+
+  static async open(options: OpenIndexOptions): Promise<Index> {
+    const tables = await IndexTables.open(options.uri);
+    try {
+      const fullText = new FullTextIndexes(tables);
+      // Content owns which hashes await their images; vectors wait for them before embedding pages.
+      const awaitingImages = new Set<string>();
+      const vectors = new IndexVectors(tables, {
+        ...(options.createPageKernel ? { createPageKernel: options.createPageKernel } : {}),
+        ...(options.loadPageImage ? { loadPageImage: options.loadPageImage } : {}),
+        awaitingImages: (hash) => awaitingImages.has(hash),
+      });
+      // Rows name content, and content lives while a row names it: each part holds the other's small interface.
+      const documents: IndexDocuments = new IndexDocuments(tables, {
+        committed: (hash) => content.committed(hash),
+        releaseIfUnused: (hashes) => content.releaseIfUnused(hashes),
+      });
+      const content = new IndexContent(
+        tables,
+        documents,
+        fullText,
+        vectors,
+        awaitingImages,
+        options.onContentRemoved,
+      );
+      await documents.load();
+      await vectors.load();
+      await content.removeGarbage();
+      await fullText.load();
+      await fullText.ensure();
+      const search = new IndexSearch(tables, documents, () => content.referencedHashes(), fullText, vectors);
+      const maintenance = new IndexMaintenance(tables, documents, fullText, vectors, options.vectorIndexRows);
+      return new Index(tables, documents, content, vectors, search, maintenance, { vectors });
+    } catch (error) {
+      await tables.dispose();
+      throw error;
+    }
+  }
+
+  /** Waits for queued writes, then releases the database. Later calls fail with a clear error. */
+  async dispose(): Promise<void> {
+    if (this.tables.isDisposed) return;
+    await this.tables.dispose();
+    this.parts.vectors.dispose();
+  }
+}

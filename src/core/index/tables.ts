@@ -1,0 +1,111 @@
+import { availableParallelism } from 'node:os';
+
+import { connect, type Connection, type Table } from '@lancedb/lancedb';
+
+import { QuireError } from '../../shared/errors';
+import { writeMeta, type EmbedderRef, type IndexMeta } from './meta';
+import { openOrMigrate } from './maintenance/migrations';
+import { chunksSchema, documentsSchema, pagesSchema, TABLES, type VectorKind } from './schema';
+
+/*
+ * What every part of the index shares: one LanceDB connection, its fixed tables, the index's own
+ * record (schema version, embedders in use) and the one queue writes go through. One process owns
+ * an index folder; each part keeps its own in-memory facts and reaches storage through here.
+ */
+export class IndexTables {
+  private queue: Promise<unknown> = Promise.resolve();
+  private disposed = false;
+
+  private constructor(
+    readonly db: Connection,
+    readonly metaTable: Table,
+    private currentMeta: IndexMeta,
+    readonly documents: Table,
+    readonly chunks: Table,
+    readonly pages: Table,
+  ) {}
+
+  static async open(uri: string): Promise<IndexTables> {
+    if (!uri) throw new QuireError('invalid_input', 'The index needs a folder or URI.');
+    widenLanceThreadPool();
+    const db = await connect(uri, { readConsistencyInterval: 0 });
+    try {
+      const { metaTable, meta } = await openOrMigrate(db);
+      const names = await db.tableNames();
+      const table = async (name: string, schema: typeof chunksSchema) =>
+        names.includes(name) ? db.openTable(name) : db.createEmptyTable(name, schema);
+      return new IndexTables(
+        db,
+        metaTable,
+        meta,
+        await table(TABLES.documents, documentsSchema),
+        await table(TABLES.chunks, chunksSchema),
+        await table(TABLES.pages, pagesSchema),
+      );
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  get meta(): IndexMeta {
+    return this.currentMeta;
+  }
+
+  async saveMeta(meta: IndexMeta): Promise<void> {
+    await writeMeta(this.metaTable, meta);
+    this.currentMeta = meta;
+  }
+
+  /** Runs writes one at a time, in call order; a failed write does not block the next. */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  assertOpen(): void {
+    if (this.disposed) throw new QuireError('internal', 'The index is closed.');
+  }
+
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+
+  /** Tables of the embedders the record names (active and pending), for the given kinds. */
+  async vectorTables(kinds: readonly VectorKind[] = ['text', 'page']): Promise<Table[]> {
+    const refs = kinds.flatMap((kind) => [this.meta[kind].active, this.meta[kind].pending]);
+    const names = new Set(await this.db.tableNames());
+    return Promise.all(
+      refs
+        .filter((ref): ref is EmbedderRef => ref !== null && names.has(ref.table))
+        .map((ref) => this.db.openTable(ref.table)),
+    );
+  }
+
+  /** Every table of the index, for maintenance. */
+  async allTables(): Promise<Table[]> {
+    return [this.metaTable, this.documents, this.chunks, this.pages, ...(await this.vectorTables())];
+  }
+
+  async dropTable(name: string): Promise<void> {
+    if ((await this.db.tableNames()).includes(name)) await this.db.dropTable(name);
+  }
+
+  /** Waits for queued writes, then releases the database. Later calls fail with a clear error. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    await this.queue.catch(() => undefined);
+    this.disposed = true;
+    this.db.close();
+  }
+}
+
+/**
+ * On machines with two cores or fewer, Lance's CPU pool leaves one blocking thread, and building or
+ * merging a full-text index can then deadlock at 0% CPU (lancedb issue #3568; seen here during
+ * optimize() at 70,000 chunks). More threads avoid it; the pool reads this once, at first use.
+ */
+function widenLanceThreadPool(): void {
+  if (!process.env.LANCE_CPU_THREADS && availableParallelism() <= 2) process.env.LANCE_CPU_THREADS = '4';
+}
