@@ -33,5 +33,6 @@ export function createAgentPorts(core: Core, models: Pick<ModelRoles, 'chatModel
     libraryRoots: async () => core.library.rootPaths(),
     libraryDocuments: async () => core.library.snapshot().documents,
     models,
+    webSearch: () => core.web.provider(),
   };
 }

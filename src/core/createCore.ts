@@ -27,6 +27,7 @@ import { createLlamaProvider } from './models/llama/llamaProvider';
 import { ModelService, type LocalModel } from './models/modelService';
 import { ModelSettingsStore } from './models/modelSettingsStore';
 import { RetrievalService } from './retrieval/retrievalService';
+import { WebService } from './web/webService';
 
 export interface CoreConfig {
   /** Where Quire keeps its library list, index, page images, models and conversations. */
@@ -83,6 +84,8 @@ export interface Core {
   readonly agent: AgentService;
   /** Search with query rewriting and re-ranking. */
   readonly retrieval: RetrievalService;
+  /** Web search (off by default) and approved PDF downloads. */
+  readonly web: WebService;
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -159,6 +162,12 @@ export function createCore(config: CoreConfig): Core {
     threads,
   });
 
+  const web = new WebService({
+    dataDir: config.dataDir,
+    addLibraryFolder: (path) => library.addFolder(path),
+    isLibraryFolder: (path) => library.rootPaths().includes(path),
+  });
+
   let index: Index | undefined;
   let ingestion: IngestionQueue | undefined;
   let pool: DocumentPool | undefined;
@@ -186,6 +195,7 @@ export function createCore(config: CoreConfig): Core {
     memory,
     models,
     retrieval,
+    web,
     modelSettings,
     dispatch: (name, input) => dispatch(name, input),
     async start() {
@@ -221,6 +231,7 @@ export function createCore(config: CoreConfig): Core {
       agent.onEvent((event) => events.emit('chat.onEvent', event));
       await memory.refresh();
       await modelSettings.load();
+      await web.load();
       if (config.watch) stopWatchingMemory = memory.watch();
       if (config.findModels ?? true) await models.start();
       if (config.embedInBackground ?? config.watch ?? false) {

@@ -49,7 +49,7 @@ async function runTool(tool: AnyTool, inputs: Record<string, unknown>) {
     question: 'q',
     history: [],
     requirements: analyzeQuestion('q'),
-    capabilities: { see: false, libraryRoots: roots },
+    capabilities: { see: false, libraryRoots: roots, web: false },
   });
   const ports = fakePorts({ models: scriptedRoles({}) });
   const parsed = tool.inputSchema.parse(inputs);

@@ -85,7 +85,11 @@ export class AgentRun {
       question,
       history: (this.options.history ?? []).slice(-this.limits.historyTurns),
       requirements,
-      capabilities: { see: seeModel !== null, libraryRoots: roots },
+      capabilities: {
+        see: seeModel !== null,
+        libraryRoots: roots,
+        web: (ports.webSearch?.() ?? null) !== null,
+      },
     });
     const clarification = await settleReading(this.state, ports, this.options.clarify, this.sink);
     if (clarification) return this.pause(clarification);

@@ -5,6 +5,7 @@
 import type { DocumentInfo } from '../../shared/domain/library';
 import type { BoundingBox, SearchHit, SearchResult } from '../../shared/domain/search';
 import type { ModelRoles } from '../models/types';
+import type { WebSearchProvider } from '../web/searxng';
 
 export interface OpenedChunk {
   chunkId: string;
@@ -50,4 +51,6 @@ export interface AgentPorts {
   libraryRoots(): Promise<string[]>;
   libraryDocuments(): Promise<DocumentInfo[]>;
   models: Pick<ModelRoles, 'chatModel'>;
+  /** The web search provider while the user has web search on; null (or absent) otherwise. */
+  webSearch?(): WebSearchProvider | null;
 }

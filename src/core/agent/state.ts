@@ -58,7 +58,8 @@ export interface AgentState {
   pendingPages: Source[];
   /** Tools found unusable during this run (e.g. no page embedder). */
   readonly disabledTools: Set<string>;
-  readonly capabilities: { see: boolean; libraryRoots: string[] };
+  /** `web`: web search is on for this run (the user's setting). */
+  readonly capabilities: { see: boolean; libraryRoots: string[]; web: boolean };
   /** Why the last answer draft was rejected; empty once a draft passes. */
   validationProblems: string[];
   /** Set when limits ran out and the answer must state what is missing. */

@@ -21,6 +21,10 @@ export function createCallHandlers(core: Core): CallHandlers {
         : core.index.search.chunks(query, { k, ...(mode ? { mode } : {}) }),
     'search.retrieve': ({ query, k, mode, rewrite, rerank }) =>
       core.retrieval.search(query, { k, rewrite, rerank, ...(mode ? { mode } : {}) }),
+    'webSearch.settings': async () => core.web.settings.current,
+    'webSearch.configure': (change) =>
+      core.web.settings.update(Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined))),
+    'library.addFromWeb': ({ url }) => core.web.addPdf(url),
     'pages.get': ({ documentId, page, size }) => readPageImage(core, documentId, page, size),
     'models.status': async () => core.models.status(),
     'models.refresh': () => core.models.refresh(),

@@ -113,6 +113,8 @@ export const AgentEvent = z.discriminatedUnion('type', [
   }),
   /** Something left the machine (web search, a download); never emitted while web search is off. */
   z.object({ ...base, type: z.literal('network'), host: z.string(), purpose: z.string() }),
+  /** A PDF the web search found; it joins the library only if the user approves (library.addFromWeb). */
+  z.object({ ...base, type: z.literal('proposal'), url: z.string(), title: z.string() }),
   z.object({
     ...base,
     type: z.literal('final'),

@@ -15,6 +15,7 @@ import {
   RoleChoice,
 } from '../domain/models';
 import { PageImage, SearchHit, SearchMode, SearchResult } from '../domain/search';
+import { WebSearchSettings, WebUrl } from '../domain/web';
 import type { ErrorInfo } from '../errors';
 
 const id = z.string().min(1).max(200);
@@ -64,6 +65,20 @@ export const calls = {
       .strict(),
     output: SearchResult,
   },
+  'webSearch.settings': { input: empty, output: WebSearchSettings },
+  /** Turns web search on or off and sets its SearXNG instance; off by default. */
+  'webSearch.configure': {
+    input: z
+      .object({
+        enabled: z.boolean().optional(),
+        searxngUrl: WebUrl.nullable().optional(),
+        blockedDomains: z.array(z.string().min(1).max(253)).max(200).optional(),
+      })
+      .strict(),
+    output: WebSearchSettings,
+  },
+  /** The user's approval of a PDF the agent proposed: downloads it into the library. */
+  'library.addFromWeb': { input: z.object({ url: WebUrl }).strict(), output: z.object({ path: z.string() }) },
   'pages.get': {
     input: z
       .object({

@@ -1,4 +1,5 @@
 import { followReferences } from '../research/followReferences';
+import { webSearch } from '../research/webSearchTool';
 import { answer } from './answer';
 import { countFiles, directoryTree, fileMetadata, grepFiles, listFiles } from './fileTools';
 import { openCitation } from './openCitation';
@@ -21,6 +22,7 @@ export function defaultTools(): AnyTool[] {
     fileMetadata,
     grepFiles,
     directoryTree,
+    webSearch,
     summarize,
     answer,
   ];

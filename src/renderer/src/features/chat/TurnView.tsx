@@ -5,6 +5,7 @@ import { useTraceStore } from '../trace/traceStore';
 import { useChatStore, type TurnView as Turn } from './chatStore';
 import { CitationChip } from './CitationChip';
 import { ClarificationPrompt } from './ClarificationPrompt';
+import { WebProposals } from './WebProposals';
 
 interface TurnViewProps {
   turn: Turn;
@@ -62,6 +63,7 @@ export function TurnView({ turn, isLatest }: TurnViewProps) {
           </ul>
         </div>
       )}
+      {run && run.proposals.length > 0 && <WebProposals proposals={run.proposals} />}
       {run && run.citations.length > 0 && (
         <div className="citations" aria-label="Citations">
           {run.citations.map((citation) => (

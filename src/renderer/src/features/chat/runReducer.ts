@@ -17,6 +17,8 @@ export interface RunView {
   ms: number | null;
   /** While paused: the question the agent asks before it goes on. */
   clarification: { question: string; choices: ClarificationChoice[] } | null;
+  /** PDFs a web search found that the user may add to the library. */
+  proposals: Array<{ url: string; title: string }>;
 }
 
 export function emptyRun(runId: string): RunView {
@@ -31,6 +33,7 @@ export function emptyRun(runId: string): RunView {
     error: null,
     ms: null,
     clarification: null,
+    proposals: [],
   };
 }
 
@@ -99,6 +102,10 @@ export function applyAgentEvent(current: RunView | undefined, event: AgentEvent)
       };
     case 'network':
       return { ...run, activity: `Searching the web (${event.host})` };
+    case 'proposal':
+      return run.proposals.some((p) => p.url === event.url)
+        ? run
+        : { ...run, proposals: [...run.proposals, { url: event.url, title: event.title }] };
     case 'clarify':
       return { ...run, clarification: { question: event.question, choices: event.choices }, activity: null };
     case 'complete':

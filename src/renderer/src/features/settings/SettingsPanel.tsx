@@ -1,5 +1,6 @@
 import { THEME_CHOICES, type ThemeChoice } from './theme';
 import { useSettingsStore } from './settingsStore';
+import { WebSearchSettings } from './WebSearchSettings';
 import './settings.css';
 
 const THEME_LABELS: Record<ThemeChoice, string> = { system: 'Match system', light: 'Light', dark: 'Dark' };
@@ -25,6 +26,7 @@ export function SettingsPanel() {
           </label>
         ))}
       </fieldset>
+      <WebSearchSettings />
       <section className="panel-section">
         <h3 className="section-title">Keyboard</h3>
         <dl className="shortcuts small">

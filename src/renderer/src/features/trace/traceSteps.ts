@@ -106,6 +106,8 @@ function describe(event: AgentEvent): Omit<TraceStep, 'key' | 'offsetMs' | 'dura
         title: `Asked: ${event.question}`,
         lines: event.choices.map((choice) => choice.label),
       };
+    case 'proposal':
+      return { ...base, title: `Proposed adding a PDF: ${event.title}`, lines: [event.url] };
     case 'network':
       return { ...base, tone: 'warning', title: `Used the network: ${event.host}`, lines: [event.purpose] };
     case 'complete':
