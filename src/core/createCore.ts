@@ -3,7 +3,6 @@
  * opens the stores and begins watching, `close()` releases everything in reverse order.
  */
 import { readFile } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { EventName, EventPayload } from '../shared/ipc/contract';
 import { QuireError } from '../shared/errors';
@@ -22,9 +21,9 @@ import { PasswordVault, type SecretStore } from './ingestion/passwordVault';
 import { LibraryService } from './library/libraryService';
 import { MemoryBudgetService } from './memory/memoryBudgetService';
 import { localCandidates, userCandidates } from './models/detection/detectServers';
-import { describeGguf } from './models/llama/describeGguf';
-import { createLlamaProvider } from './models/llama/llamaProvider';
-import { ModelService, type LocalModel } from './models/modelService';
+import { LocalModels } from './models/llama/localModels';
+import { planLocalModel } from './memory/localModelPlan';
+import { ModelService } from './models/modelService';
 import { ModelSettingsStore } from './models/modelSettingsStore';
 import { RetrievalService } from './retrieval/retrievalService';
 import { WebService } from './web/webService';
@@ -97,24 +96,14 @@ export function createCore(config: CoreConfig): Core {
   library.events.on('changed', (snapshot) => events.emit('library.onChanged', snapshot));
 
   const memory = new MemoryBudgetService();
-  // Leave a core to the app: with every core busy, generation stalls whenever the UI or indexing runs.
-  const threads = config.modelThreads ?? Math.max(1, Math.min(8, availableParallelism() - 1));
-  const localProviders: Array<{ dispose(): Promise<void> }> = [];
   let stopWatchingMemory: (() => void) | undefined;
   memory.onChange((budget) => events.emit('memory.onBudget', budget));
-  const createLocalModel = async (path: string): Promise<LocalModel> => {
-    const contextSize = await planLocalModel(memory, path);
-    const provider = await createLlamaProvider({
-      modelPath: path,
-      contextSize,
-      gpu: config.gpu ?? 'auto',
-      threads,
-    });
-    localProviders.push(provider);
-    memory.setEntry(provider.memoryEntry());
-    provider.onLoadedChange(() => memory.setEntry(provider.memoryEntry()));
-    return { chat: provider, embedder: provider };
-  };
+  const localModels = new LocalModels({
+    contextSizeFor: (path) => planLocalModel(memory, path),
+    onMemoryEntry: (entry) => memory.setEntry(entry),
+    gpu: config.gpu ?? 'auto',
+    ...(config.modelThreads ? { threads: config.modelThreads } : {}),
+  });
   const modelSettings = new ModelSettingsStore(config.dataDir, () => models.refresh());
   /** What Ollama holds in memory counts against the same budget as Quire's own models. */
   const trackServerMemory = async () => {
@@ -137,7 +126,7 @@ export function createCore(config: CoreConfig): Core {
     dataDir: config.dataDir,
     memory: () => memory.budget,
     localModelPath: config.modelPath ?? null,
-    createLocalModel,
+    createLocalModel: (path) => localModels.load(path),
     settings: () => modelSettings.current.roles,
     candidates: () => [
       ...(config.detectServers === false ? [] : localCandidates()),
@@ -159,7 +148,7 @@ export function createCore(config: CoreConfig): Core {
     dataDir: config.dataDir,
     rerankerPath: config.rerankerPath ?? null,
     gpu: config.gpu ?? 'auto',
-    threads,
+    ...(config.modelThreads ? { threads: config.modelThreads } : {}),
   });
 
   const web = new WebService({
@@ -248,10 +237,8 @@ export function createCore(config: CoreConfig): Core {
       await embedding?.close();
       models.stop();
       stopWatchingMemory?.();
-      await Promise.allSettled([
-        ...localProviders.map((provider) => provider.dispose()),
-        retrieval.dispose(),
-      ]);
+      await localModels.dispose();
+      await retrieval.dispose();
       await ingestion?.close();
       await pool?.close();
       await library.close();
@@ -261,27 +248,4 @@ export function createCore(config: CoreConfig): Core {
   };
   const dispatch = createDispatcher(createCallHandlers(core));
   return core;
-}
-
-const DEFAULT_CONTEXT_SIZE = 4096;
-
-/**
- * Checks that a local GGUF fits in memory before it is loaded and returns the context size to load it
- * with (the planner may shrink it); refuses with the planner's reason rather than risk running out.
- */
-async function planLocalModel(memory: MemoryBudgetService, path: string): Promise<number> {
-  const description = await describeGguf(path);
-  const plan = memory.plan([
-    {
-      id: `llama:${path}`,
-      label: description.name ?? path,
-      roles: ['decide', 'answer', 'embed'],
-      weightsBytes: description.weightsBytes,
-      contextSize: Math.min(DEFAULT_CONTEXT_SIZE, description.trainContextSize || DEFAULT_CONTEXT_SIZE),
-      contextBytesPerToken: description.contextBytesPerToken,
-      contextFixedBytes: description.contextFixedBytes,
-    },
-  ]);
-  if (plan.decision === 'refused') throw new QuireError('model_unavailable', plan.reason);
-  return plan.loads[0]?.contextSize ?? DEFAULT_CONTEXT_SIZE;
 }

@@ -4,6 +4,7 @@
  */
 import type { BrowserWindow } from 'electron';
 import { app } from 'electron';
+import { guardProcess } from '../core/common/processGuards';
 import { createCore, type Core } from '../core/createCore';
 import { registerIpc } from './ipc/registerIpc';
 import { createSafeStorageSecrets } from './secretStore';
@@ -25,6 +26,9 @@ async function start(): Promise<void> {
   });
   await core.start();
 }
+
+// A failed call or a stray rejection is logged with what it was; the window stays up.
+guardProcess({ label: 'Quire main process' });
 
 // Lets tests and power users keep a separate library.
 if (process.env.QUIRE_USER_DATA) app.setPath('userData', process.env.QUIRE_USER_DATA);

@@ -51,7 +51,7 @@ describe('the IPC contract', () => {
 
   it('refuses calls that are not in the contract', async () => {
     const dispatch = createDispatcher(recordingHandlers([]));
-    for (const name of ['library.delete', '__proto__', 'constructor', 42, null]) {
+    for (const name of ['library.delete', '__proto__', 'constructor', 42, null, { toString: null }]) {
       const result = await dispatch(name, {});
       expect(result).toMatchObject({ ok: false, error: { code: 'unknown_call' } });
     }

@@ -92,7 +92,7 @@ async function folderWith(files: Record<string, string>) {
   return { data, folder };
 }
 
-async function waitUntil(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+async function waitUntil(check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not reached in time');

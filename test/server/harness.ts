@@ -91,3 +91,38 @@ export async function callOverSocket(live: LiveServer, name: string, input: unkn
     ws.terminate();
   }
 }
+
+export interface FrameOutcome {
+  /** The close code the server sent, when it closed the connection. */
+  closeCode?: number;
+  /** The result frame, when the server answered the call. */
+  answer?: unknown;
+}
+
+/** Sends one frame on a fresh connection and reports whether the server answered or closed it. */
+export async function sendFrameAndObserve(
+  live: LiveServer,
+  data: string | Buffer,
+  binary: boolean,
+): Promise<FrameOutcome> {
+  const ws = await openSocket(live);
+  ws.on('error', () => undefined);
+  try {
+    return await new Promise<FrameOutcome>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the server neither answered nor closed')), 10_000);
+      ws.on('message', (message) => {
+        const frame = JSON.parse(String(message)) as { type: string };
+        if (frame.type !== 'result') return;
+        clearTimeout(timer);
+        resolve({ answer: frame });
+      });
+      ws.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ closeCode: code });
+      });
+      ws.send(data, { binary });
+    });
+  } finally {
+    ws.terminate();
+  }
+}

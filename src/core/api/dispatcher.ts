@@ -22,11 +22,16 @@ export function createDispatcher(handlers: CallHandlers): Dispatch {
     if (!isCallName(name)) {
       return {
         ok: false,
-        error: { code: 'unknown_call', message: `There is no call named ${String(name)}.` },
+        error: { code: 'unknown_call', message: `There is no call named ${nameForMessage(name)}.` },
       };
     }
     const schema = calls[name];
-    const parsed = schema.input.safeParse(input ?? {});
+    let parsed: ReturnType<typeof schema.input.safeParse>;
+    try {
+      parsed = schema.input.safeParse(input ?? {});
+    } catch {
+      return { ok: false, error: { code: 'invalid_input', message: `Invalid input for ${name}.` } };
+    }
     if (!parsed.success) {
       const problems = parsed.error.issues.map(
         (issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`,
@@ -57,4 +62,9 @@ export function createDispatcher(handlers: CallHandlers): Dispatch {
       return { ok: false, error: info };
     }
   };
+}
+
+/** A call name fit for an error message; a hostile one may not even convert to a string. */
+function nameForMessage(name: unknown): string {
+  return typeof name === 'string' ? JSON.stringify(name.slice(0, 100)) : `of type ${typeof name}`;
 }

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { guardProcess } from '../common/processGuards';
 import { createCore } from '../createCore';
 import { startLoopbackServer } from '../server/loopbackServer';
 
@@ -11,6 +12,11 @@ export async function serveCommand(options: {
   host: string;
   servers: string[];
 }): Promise<void> {
+  // One request's failure must never end the server the user's browser is talking to.
+  guardProcess({
+    label: 'quire serve',
+    log: (message) => console.error(`${new Date().toISOString()} ${message}`),
+  });
   const core = createCore({ dataDir: options.dataDir, watch: true, servers: options.servers });
   await core.start();
   const server = await startLoopbackServer({

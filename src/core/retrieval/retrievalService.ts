@@ -3,6 +3,7 @@
  * of the reranker model (found at `--reranker` / QUIRE_RERANKER, else a downloaded catalogue reranker).
  */
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { SearchHit, SearchMode } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
@@ -86,7 +87,8 @@ export class RetrievalService {
     this.loading ??= createLlamaReranker({
       modelPath: path,
       gpu: this.deps.gpu ?? 'auto',
-      ...(this.deps.threads === undefined ? {} : { threads: this.deps.threads }),
+      // Like the chat model: every core but one, so the app stays responsive.
+      threads: this.deps.threads ?? Math.max(1, Math.min(8, availableParallelism() - 1)),
     }).then(
       (reranker) => {
         this.deps.memory.setEntry(reranker.memoryEntry());

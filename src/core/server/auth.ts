@@ -15,8 +15,12 @@ function sameToken(a: string, b: string): boolean {
 
 /** The token a request carries, from `?token=` or from the cookie set on the first visit. */
 export function tokenOf(request: IncomingMessage): { token: string | null; fromQuery: boolean } {
-  const url = new URL(request.url ?? '/', 'http://localhost');
-  const fromQuery = url.searchParams.get('token');
+  let fromQuery: string | null = null;
+  try {
+    fromQuery = new URL(request.url ?? '/', 'http://localhost').searchParams.get('token');
+  } catch {
+    // An unparseable URL carries no token.
+  }
   if (fromQuery) return { token: fromQuery, fromQuery: true };
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [name, ...value] = part.trim().split('=');

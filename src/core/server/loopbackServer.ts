@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { eventNames, type CallResult } from '../../shared/ipc/contract';
+import { eventNames } from '../../shared/ipc/contract';
 import type { Core } from '../createCore';
 import {
   allowedHosts,
@@ -13,6 +13,8 @@ import {
   tokenOf,
   TOKEN_COOKIE,
 } from './auth';
+import { MAX_FRAME_BYTES } from './callFrames';
+import { sendFrame, serveCallSocket } from './callSocket';
 import { serveStatic } from './staticFiles';
 
 export interface LoopbackServerOptions {
@@ -24,6 +26,8 @@ export interface LoopbackServerOptions {
   /** 0 picks a free port. */
   port?: number;
   token?: string;
+  /** Where problems with one client go; stderr by default. */
+  log?: (message: string) => void;
 }
 
 export interface LoopbackServer {
@@ -32,8 +36,6 @@ export interface LoopbackServer {
   token: string;
   close(): Promise<void>;
 }
-
-const MAX_MESSAGE_BYTES = 1024 * 1024;
 
 function securityHeaders(host: string, port: number): Record<string, string> {
   const csp = [
@@ -66,11 +68,18 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
   if (!existsSync(options.staticDir)) {
     throw new Error(`The UI is not built (${options.staticDir} is missing): run \`npm run build\` first.`);
   }
+  const log = options.log ?? ((message: string) => console.error(`quire serve: ${message}`));
   let hosts = new Set<string>();
   let headers: Record<string, string> = {};
 
   const onRequest = (request: IncomingMessage, response: ServerResponse) => {
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
+    response.on('error', () => response.destroy());
+    const path = pathOf(request);
+    if (path === null) {
+      response.writeHead(400, { 'Content-Type': 'text/plain' }).end('Bad request');
+      return;
+    }
     if (!isAllowedHost(request, hosts)) {
       response.writeHead(403, { 'Content-Type': 'text/plain' }).end('Forbidden host');
       return;
@@ -88,18 +97,30 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
     if (tokenOf(request).fromQuery) {
       response.setHeader('Set-Cookie', `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`);
     }
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    serveStatic(options.staticDir, path, response).catch(() => response.destroy());
+    serveStatic(options.staticDir, path, response).catch((error: unknown) => {
+      log(`serving ${path} failed: ${error instanceof Error ? error.message : String(error)}`);
+      response.destroy();
+    });
   };
 
-  const server = createServer(onRequest);
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const server = createServer((request, response) => {
+    try {
+      onRequest(request, response);
+    } catch (error) {
+      log(
+        `${request.method} ${request.url} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      if (!response.headersSent) response.writeHead(500).end();
+      else response.destroy();
+    }
+  });
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
 
   server.on('upgrade', (request, socket, head) => {
     // A client may reset the connection at any moment (a page that opens a WebSocket and closes it):
     // without a listener the ECONNRESET would end the process.
     socket.on('error', () => socket.destroy());
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const path = pathOf(request);
     const refuse = (status: string) => {
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
     };
@@ -109,27 +130,11 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
     sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws, request));
   });
 
-  sockets.on('connection', (ws: WebSocket) => {
-    // ws reports bad frames and resets as 'error' and closes the socket itself; it only needs a listener.
-    ws.on('error', () => undefined);
-    ws.on('message', async (data, isBinary) => {
-      if (isBinary) return ws.close(1003, 'Text frames only');
-      let message: { type?: unknown; id?: unknown; name?: unknown; input?: unknown };
-      try {
-        message = JSON.parse(data.toString()) as typeof message;
-      } catch {
-        return ws.close(1007, 'Malformed JSON');
-      }
-      if (message.type !== 'call' || typeof message.id !== 'number') return ws.close(1008, 'Unknown message');
-      const result: CallResult<unknown> = await options.core.dispatch(message.name, message.input);
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'result', id: message.id, result }));
-    });
-  });
+  sockets.on('connection', (ws: WebSocket) => serveCallSocket(ws, options.core.dispatch, log));
 
   const unsubscribe = eventNames.map((name) =>
     options.core.events.on(name, (payload) => {
-      const frame = JSON.stringify({ type: 'event', name, payload });
-      for (const client of sockets.clients) if (client.readyState === client.OPEN) client.send(frame);
+      for (const client of sockets.clients) sendFrame(client, { type: 'event', name, payload });
     }),
   );
 
@@ -153,4 +158,13 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The request's path, or null when its URL cannot be parsed. */
+function pathOf(request: IncomingMessage): string | null {
+  try {
+    return new URL(request.url ?? '/', 'http://localhost').pathname;
+  } catch {
+    return null;
+  }
 }

@@ -1,0 +1,45 @@
+import { availableParallelism } from 'node:os';
+import type { MemoryEntry } from '../../../shared/domain/models';
+import type { LocalModel } from '../modelService';
+import { createLlamaProvider, type LlamaProvider } from './llamaProvider';
+import type { LlamaGpuSetting } from './protocol';
+
+export interface LocalModelsOptions {
+  /** The context size a GGUF may load with; rejects when it does not fit in memory (the memory budget decides). */
+  contextSizeFor: (path: string) => Promise<number>;
+  /** Told what each loaded or unloaded model costs, for the memory budget. */
+  onMemoryEntry: (entry: MemoryEntry) => void;
+  /** GPU use; 'auto' picks Metal/CUDA/Vulkan where present. */
+  gpu?: LlamaGpuSetting;
+  /** CPU threads; by default every core but one, at most 8. */
+  threads?: number;
+}
+
+/**
+ * The GGUF models Quire runs itself (each in its own host process): planned against the memory
+ * budget before loading, reported to it while loaded, and disposed together.
+ */
+export class LocalModels {
+  private readonly providers: LlamaProvider[] = [];
+
+  constructor(private readonly options: LocalModelsOptions) {}
+
+  async load(path: string): Promise<LocalModel> {
+    const contextSize = await this.options.contextSizeFor(path);
+    const provider = await createLlamaProvider({
+      modelPath: path,
+      contextSize,
+      gpu: this.options.gpu ?? 'auto',
+      // Leave a core to the app: with every core busy, generation stalls whenever the UI or indexing runs.
+      threads: this.options.threads ?? Math.max(1, Math.min(8, availableParallelism() - 1)),
+    });
+    this.providers.push(provider);
+    this.options.onMemoryEntry(provider.memoryEntry());
+    provider.onLoadedChange(() => this.options.onMemoryEntry(provider.memoryEntry()));
+    return { chat: provider, embedder: provider };
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.allSettled(this.providers.splice(0).map((provider) => provider.dispose()));
+  }
+}
