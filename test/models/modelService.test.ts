@@ -1,9 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { ServerCandidate } from '../../src/core/models/detection/detectServers';
 import type { IntervalTimers, LocalModel, ModelServiceDeps } from '../../src/core/models/modelService';
 import { ModelService } from '../../src/core/models/modelService';
 import type { MemoryBudget, ModelsStatus } from '../../src/shared/domain/models';
 import { tempDir } from '../helpers/shared';
+import { buildTinyGguf } from '../helpers/tinyModel';
 import type { ModelHostStandIn } from '../standins/modelHostStandIn';
 import { generatedFile, startModelHostStandIn } from '../standins/modelHostStandIn';
 import type { OllamaStandIn, OllamaStandInModel } from '../standins/ollamaStandIn';
@@ -191,15 +192,19 @@ describe('ModelService', () => {
 
   it('downloads a catalogue model, reports it in the status, and then serves roles from it', async () => {
     const downloads: string[] = [];
+    // A real GGUF: a downloaded file is read before it is offered to any role.
+    const gguf = buildTinyGguf();
+    const ggufHost = await startModelHostStandIn(gguf);
+    onTestFinished(() => ggufHost.close());
     const { models, statuses } = service([], {
       catalogue: [
         {
           id: 'tiny',
           label: 'Tiny',
-          url: host.url,
+          url: ggufHost.url,
           fileName: 'tiny.gguf',
-          sizeBytes: 40_000,
-          sha256: host.sha256,
+          sizeBytes: gguf.length,
+          sha256: ggufHost.sha256,
           roles: ['answer'],
         },
       ],
@@ -219,7 +224,7 @@ describe('ModelService', () => {
     expect(() => models.download('missing-model')).toThrow(/no download called missing-model/);
 
     models.download('tiny');
-    expect(await models.downloadSettled('tiny')).toMatchObject({ state: 'done', bytesDone: 40_000 });
+    expect(await models.downloadSettled('tiny')).toMatchObject({ state: 'done', bytesDone: gguf.length });
     expect(downloads[0]).toBe('downloading');
     expect(downloads.at(-1)).toBe('done');
     const last = statuses.at(-1)!;

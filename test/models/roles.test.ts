@@ -133,4 +133,30 @@ describe('role resolution', () => {
       /^Ollama at 127\.0\.0\.1:11434 is running but has no embedding model \(run `ollama pull nomic-embed-text`\)/,
     );
   });
+
+  it('offers no unusable GGUF, given or chosen, and says why', () => {
+    const unusableModels = new Map([
+      ['/m/cut.gguf', 'it is truncated: 10 bytes missing.'],
+      ['/m/chosen.gguf', 'it is corrupt: bad tensor table.'],
+    ]);
+    const roles = byRole(
+      resolveRoles({
+        settings: { answer: { model: '/m/chosen.gguf' } },
+        servers: [lmStudioDown],
+        localModelPath: '/m/cut.gguf',
+        unusableModels,
+      }),
+    );
+    for (const role of ['decide', 'answer', 'embed'] as const) {
+      expect(roles[role]).toMatchObject({ provider: null, via: 'none' });
+      expect(roles[role]!.reason).toContain('/m/cut.gguf cannot be used: it is truncated');
+    }
+    expect(roles.answer!.reason).toMatch(
+      /^`\/m\/chosen\.gguf` \(chosen in settings\) cannot be used: it is corrupt/,
+    );
+    const healthy = byRole(
+      resolveRoles({ settings: {}, servers: [], localModelPath: '/m/ok.gguf', unusableModels }),
+    );
+    expect(healthy.answer).toMatchObject({ provider: 'llama', model: '/m/ok.gguf' });
+  });
 });

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { ClarificationChoice } from '../../shared/domain/agent';
 import { QuireError } from '../../shared/errors';
@@ -32,7 +33,11 @@ export async function askCommand(
   const core = await startModelCore(options);
   try {
     if (!(await core.models.chatModel('decide')) || !(await core.models.chatModel('answer'))) {
-      throw new QuireError('model_unavailable', NO_MODEL_HELP);
+      const problem = options.modelPath ? core.models.problemWith(resolve(options.modelPath)) : null;
+      throw new QuireError(
+        'model_unavailable',
+        problem ? `The model ${options.modelPath} cannot be used: ${problem}` : NO_MODEL_HELP,
+      );
     }
     const stream = !options.json;
     const off = core.agent.onEvent((event) => {

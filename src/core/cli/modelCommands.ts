@@ -42,6 +42,11 @@ export async function modelsCommand(args: string[], options: ModelCommandOptions
     const status = core.models.status();
     if (options.json) printJson(status);
     else printStatus(status);
+    const problem = options.modelPath ? core.models.problemWith(resolve(options.modelPath)) : null;
+    if (problem) {
+      process.stderr.write(`quire: the model ${options.modelPath} cannot be used: ${problem}\n`);
+      process.exitCode = 1;
+    }
   } finally {
     await core.close();
   }

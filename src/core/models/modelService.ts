@@ -13,6 +13,7 @@ import { MODEL_CATALOGUE } from './downloads/catalogue';
 import type { DownloadManagerOptions } from './downloads/downloadManager';
 import { DownloadManager } from './downloads/downloadManager';
 import type { FetchLike } from './http/transport';
+import { LocalModelChecks } from './llama/localModelChecks';
 import { OllamaClient } from './ollama/ollamaClient';
 import { OllamaChatModel, OllamaTextEmbedder } from './ollama/ollamaModels';
 import { OpenAIClient } from './openai/openaiClient';
@@ -82,6 +83,7 @@ export class ModelService implements ModelRoles {
   private timer: unknown = null;
   private readonly downloads: DownloadManager;
   private readonly catalogue: readonly CatalogueEntry[];
+  private readonly localChecks = new LocalModelChecks();
 
   constructor(private readonly deps: ModelServiceDeps) {
     this.catalogue = deps.catalogue ?? MODEL_CATALOGUE;
@@ -130,6 +132,7 @@ export class ModelService implements ModelRoles {
       try {
         const candidates = this.deps.candidates?.() ?? localCandidates();
         this.servers = await detectServers(candidates, { fetch: this.deps.fetch, ...this.deps.probe });
+        await this.localChecks.check(this.localModelPaths());
         this.applyResolution();
         return this.status();
       } finally {
@@ -137,6 +140,11 @@ export class ModelService implements ModelRoles {
       }
     })();
     return this.refreshing;
+  }
+
+  /** Why a local GGUF cannot be used (truncated, corrupt, failed to load), or null when nothing is known against it. */
+  problemWith(path: string): string | null {
+    return this.localChecks.unusable().get(path) ?? null;
   }
 
   /** How each role is served now, with the details the public status leaves out. */
@@ -166,6 +174,7 @@ export class ModelService implements ModelRoles {
   }
 
   async chatModel(role: 'decide' | 'answer' | 'see'): Promise<ChatModel | null> {
+    if (await this.localChecks.check(this.localModelPaths())) this.applyResolution();
     const resolved = this.role(role);
     if (resolved.via === 'local') return (await this.loadLocal(resolved.model!)).chat;
     if (resolved.via !== 'server') return null;
@@ -178,6 +187,7 @@ export class ModelService implements ModelRoles {
   }
 
   async textEmbedder(): Promise<TextEmbedder | null> {
+    if (await this.localChecks.check(this.localModelPaths())) this.applyResolution();
     return this.embedderFor(this.role('embed'));
   }
 
@@ -257,7 +267,17 @@ export class ModelService implements ModelRoles {
       servers: this.servers,
       localModelPath: this.localPath(),
       inProcess: this.deps.inProcess?.() ?? { allowed: true },
+      unusableModels: this.localChecks.unusable(),
     });
+  }
+
+  /** Local GGUFs the roles may use: the one given at start or downloaded, and paths chosen in settings. */
+  private localModelPaths(): string[] {
+    const chosen = Object.values(this.deps.settings?.() ?? {})
+      .map((choice) => choice?.model)
+      .filter((model): model is string => model !== undefined && /\.gguf$/i.test(model));
+    const given = this.localPath();
+    return [...new Set(given ? [given, ...chosen] : chosen)];
   }
 
   /** Re-resolves, drops instances of roles whose provider changed, and tells listeners. */
@@ -323,8 +343,9 @@ export class ModelService implements ModelRoles {
     }
     const loading = create(path);
     this.localModel = { path, loading };
-    loading.catch(() => {
+    loading.catch((error: unknown) => {
       if (this.localModel?.loading === loading) this.localModel = null;
+      void this.localChecks.noteLoadFailure(path, error).then((noted) => noted && this.applyResolution());
     });
     return loading;
   }

@@ -28,6 +28,8 @@ export interface ResolveRolesInput {
   /** From `--model` or QUIRE_MODEL: a GGUF that serves every text role. */
   localModelPath: string | null;
   inProcess?: InProcessAllowance;
+  /** Local GGUFs that cannot be used (truncated, corrupt, failed to load), with the reason. */
+  unusableModels?: ReadonlyMap<string, string>;
 }
 
 export interface ResolvedRole extends RoleResolution {
@@ -136,10 +138,13 @@ function resolveChoice(
   choice: RoleChoice,
   servers: ServerInventory[],
   inProcess: InProcessAllowance,
+  unusable: ReadonlyMap<string, string>,
 ): ResolvedRole | string {
   if (isLocalPath(choice.model)) {
     if (role === 'see')
       return `\`${choice.model}\` (chosen in settings) is a local GGUF, which cannot read images here`;
+    const problem = unusable.get(choice.model);
+    if (problem) return `\`${choice.model}\` (chosen in settings) cannot be used: ${problem}`;
     if (!inProcess.allowed)
       return `\`${choice.model}\` (chosen in settings) does not fit in memory: ${inProcess.reason ?? 'not enough free memory'}`;
     return fromLocal(role, choice.model, `Chosen in settings: runs in-process from \`${choice.model}\`.`);
@@ -204,10 +209,11 @@ function resolveOne(
   resolved: Map<ModelRole, ResolvedRole>,
 ): ResolvedRole {
   const inProcess = input.inProcess ?? { allowed: true };
+  const unusable = input.unusableModels ?? new Map<string, string>();
   let prefix = '';
   const choice = input.settings[role];
   if (choice) {
-    const chosen = resolveChoice(role, choice, input.servers, inProcess);
+    const chosen = resolveChoice(role, choice, input.servers, inProcess, unusable);
     if (typeof chosen !== 'string') return chosen;
     prefix = `${chosen}; `;
   }
@@ -241,6 +247,15 @@ function resolveOne(
   }
 
   if (input.localModelPath !== null && role !== 'see') {
+    const problem = unusable.get(input.localModelPath);
+    if (problem) {
+      return withPrefix(
+        nothing(
+          role,
+          `The GGUF ${input.localModelPath} cannot be used: ${problem} Until it is replaced, ${howToGet(role)}`,
+        ),
+      );
+    }
     if (inProcess.allowed) {
       return withPrefix(
         fromLocal(

@@ -1,11 +1,13 @@
 /*
- * What a GGUF file will cost in memory, read from its header alone. readGgufFileInfo and the synchronous
+ * What a GGUF file will cost in memory, read from its header alone, after checking that the file holds
+ * every tensor its header lists. readGgufFileInfo and the synchronous
  * GgufInsights estimates are plain JavaScript, so a malformed file throws here instead of aborting the
  * process (the `V2` estimates simulate a load in native code and are avoided for that reason).
  */
 import { stat } from 'node:fs/promises';
 import { GgufFileType, GgufInsights, readGgufFileInfo, type GgufFileInfo } from 'node-llama-cpp';
 import { QuireError } from '../../../shared/errors';
+import { ggufLayoutProblem } from './ggufLayout';
 
 export interface GgufDescription {
   path: string;
@@ -40,6 +42,8 @@ export async function describeGguf(path: string): Promise<GgufDescription> {
       path,
     });
   }
+  const problem = ggufLayoutProblem(info, fileBytes);
+  if (problem) throw new QuireError('model_failed', `${path} cannot be used: ${problem}.`, { path, problem });
   try {
     const insights = await GgufInsights.from(info);
     const contextBytes = (contextSize: number) => {

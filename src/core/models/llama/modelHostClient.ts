@@ -107,14 +107,22 @@ export class ModelHostClient {
   private async startAndLoad(): Promise<HostModelInfo> {
     const child = await this.startChild();
     const timeoutMs = this.options.loadTimeoutMs ?? 120_000;
-    return (await this.send(
-      { type: 'load', options: this.options.load },
-      { timeoutMs },
-      child,
-    )) as HostModelInfo;
+    try {
+      return (await this.send(
+        { type: 'load', options: this.options.load },
+        { timeoutMs },
+        child,
+      )) as HostModelInfo;
+    } catch (error) {
+      // A child that could not load its model holds nothing worth keeping, and a live IPC channel would
+      // keep a one-shot command from exiting: end it before reporting the failure.
+      await this.endChild(child);
+      throw error;
+    }
   }
 
-  private startChild(): Promise<ChildProcess> {
+  private async startChild(): Promise<ChildProcess> {
+    if (this.child) await this.endChild(this.child);
     this.stderrTail = '';
     const child = forkChild(import.meta.url, './modelHost.child.ts', [], {
       serialization: 'advanced',
@@ -198,14 +206,24 @@ export class ModelHostClient {
           options.timeoutMs,
         );
       }
-      child.send({ ...request, id } as HostRequest);
+      child.send({ ...request, id } as HostRequest, (error) => {
+        if (error)
+          this.pending
+            .get(id)
+            ?.reject(
+              new QuireError(
+                'model_failed',
+                `The model host for ${this.modelPath} stopped listening: ${error.message}`,
+              ),
+            );
+      });
     });
   }
 
   /** Asks the child to stop request `id`; a child that does not answer within the grace period is killed. */
   private abandon(child: ChildProcess, id: number): void {
     if (!child.connected) return;
-    child.send({ type: 'cancel', targetId: id } satisfies HostRequest);
+    child.send({ type: 'cancel', targetId: id } satisfies HostRequest, () => undefined);
     const watchdog = setTimeout(() => {
       this.abandoned.delete(id);
       if (this.child === child) child.kill('SIGKILL');
@@ -261,6 +279,17 @@ export class ModelHostClient {
       signal,
       log: this.stderrTail,
     });
+  }
+
+  /** Ends a child without asking it anything: closing the channel makes it exit, SIGKILL if it does not. */
+  private async endChild(child: ChildProcess): Promise<void> {
+    if (this.child === child) this.failAll(child, 'was stopped.');
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    if (child.connected) child.disconnect();
+    const kill = setTimeout(() => child.kill('SIGKILL'), this.options.stopGraceMs ?? 5000);
+    await exited;
+    clearTimeout(kill);
   }
 
   private async stopChild(): Promise<void> {
