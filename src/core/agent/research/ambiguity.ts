@@ -5,7 +5,7 @@
  */
 import type { ClarificationChoice } from '../../../shared/domain/agent';
 import type { DocumentInfo } from '../../../shared/domain/library';
-import { documentName, matchDocuments, nameWords } from './libraryMatch';
+import { documentName, matchDocuments, nameWords, ownerWords } from './libraryMatch';
 
 export interface Clarification {
   question: string;
@@ -13,21 +13,17 @@ export interface Clarification {
 }
 
 const MAX_CHOICES = 5;
-/** Words in file names that say what kind of document it is, not whose. */
-const KIND_WORDS = new Set(
-  '10k 10q 8k def14a earnings report annual quarterly q1 q2 q3 q4 pdf final draft v1 v2 copy dated'.split(
-    ' ',
-  ),
-);
 const isYear = (word: string) => /^(?:19|20)\d{2}$/.test(word);
 
 /** A generic definite mention: "the report", "this paper", "the 10-K". */
 const GENERIC =
   /\b(?:the|this|that)\s+(report|document|paper|filing|10-?k|10-?q|annual report|presentation|manual|slides|slide deck|brochure|study|article)\b/i;
 
-/** The words that say whose document it is: its name without years and kind words. */
-function ownerWords(document: DocumentInfo): string[] {
-  return nameWords(documentName(document)).filter((word) => !isYear(word) && !KIND_WORDS.has(word));
+function inARow(words: string[], part: string[]): boolean {
+  for (let at = 0; at + part.length <= words.length; at++) {
+    if (part.every((word, i) => words[at + i] === word)) return true;
+  }
+  return false;
 }
 
 const choice = (document: DocumentInfo): ClarificationChoice => ({
@@ -42,10 +38,13 @@ export function findAmbiguity(question: string, library: DocumentInfo[]): Clarif
   const joined = new Set(words.map((word, i) => word + (words[i + 1] ?? '')));
   const years = words.filter(isYear);
 
-  // Documents whose owner the question names.
+  // Documents whose owner the question names: the owner's words in a row, or written as one word.
   const named = documents.filter((document) => {
     const owner = ownerWords(document);
-    return owner.length > 0 && (owner.every((w) => words.includes(w)) || joined.has(owner.join('')));
+    return (
+      owner.length > 0 &&
+      (inARow(words, owner) || joined.has(owner.join('')) || words.includes(owner.join('')))
+    );
   });
   const owners = new Set(named.map((d) => ownerWords(d).join(' ')));
   if (owners.size === 1 && named.length > 1) {

@@ -5,7 +5,6 @@
  */
 import { basename, extname } from 'node:path';
 import type { DocumentInfo } from '../../../shared/domain/library';
-import { isStopword } from '../../index/stopwords';
 
 export type MatchHow = 'exact' | 'substring' | 'fuzzy';
 
@@ -28,11 +27,23 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\b(?:fiscal(?: year)?|fy)\s*((?:19|20)\d{2})\b/g, '$1'],
 ];
 
+/**
+ * Words that never name a document. Deliberately short: a general stoplist would drop names such as
+ * "Best" (Buy) or "First" (Solar).
+ */
+const NAME_FILLER = new Set(
+  'a an and the of for in on to at by its our their this that my your form'.split(' '),
+);
+
 export function nameWords(text: string): string[] {
   let lower = text.toLowerCase().replace(/[_]+/g, ' ');
   for (const [pattern, replacement] of SYNONYMS) lower = lower.replace(pattern, replacement);
-  lower = lower.replace(/(\p{L})((?:19|20)\d{2})\b/gu, '$1 $2').replace(/'s\b/g, '');
-  return (lower.match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !isStopword(word));
+  // `FY2022` and `2023Q2` carry a year: split it off so years compare as words.
+  lower = lower
+    .replace(/(\p{L})((?:19|20)\d{2})\b/gu, '$1 $2')
+    .replace(/\b((?:19|20)\d{2})(q[1-4])\b/g, '$1 $2')
+    .replace(/'s\b/g, '');
+  return (lower.match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !NAME_FILLER.has(word));
 }
 
 export function documentName(document: Pick<DocumentInfo, 'path'>): string {
@@ -40,6 +51,17 @@ export function documentName(document: Pick<DocumentInfo, 'path'>): string {
 }
 
 const isYear = (word: string) => /^(?:19|20)\d{2}$/.test(word);
+
+/** Words in file names that say what kind of document it is, not whose. */
+export const KIND_WORDS = new Set(
+  '10k 10q 8k def14a earnings report annual quarterly q1 q2 q3 q4 pdf final draft v1 v2 copy dated'.split(
+    ' ',
+  ),
+);
+/** The words that say whose document it is: its name without years and kind words. */
+export function ownerWords(document: DocumentInfo): string[] {
+  return nameWords(documentName(document)).filter((word) => !isYear(word) && !KIND_WORDS.has(word));
+}
 
 function closeEnough(a: string, b: string): boolean {
   if (a === b) return true;
@@ -71,7 +93,7 @@ export function matchDocuments(mention: string, documents: DocumentInfo[]): Docu
       }
     }
     if (found === 0) continue;
-    if (words.filter((word) => !isYear(word)).join('') === joinedMention) how = 'exact';
+    if (ownerWords(document).join('') === joinedMention) how = 'exact';
     else how ??= 'substring';
     matches.push({
       document,

@@ -17,7 +17,7 @@ export interface Reference {
 
 const LABEL = String.raw`(\d+(?:\.\d+)*[a-z]?|[A-Z](?:[.-]?\d+)?|[IVX]+)\b`;
 const PATTERNS: Array<{ kind: Exclude<ReferenceKind, 'document'>; pattern: RegExp }> = [
-  { kind: 'section', pattern: new RegExp(String.raw`\b(?:Section|Sect\.|§)\s*${LABEL}`, 'g') },
+  { kind: 'section', pattern: new RegExp(String.raw`(?:\bSection|\bSect\.|§)\s*${LABEL}`, 'g') },
   { kind: 'table', pattern: new RegExp(String.raw`\bTable\s+${LABEL}`, 'g') },
   { kind: 'figure', pattern: new RegExp(String.raw`\b(?:Figure|Fig\.)\s*${LABEL}`, 'g') },
   { kind: 'appendix', pattern: new RegExp(String.raw`\b(?:Appendix|Annex|Exhibit)\s+${LABEL}`, 'g') },
