@@ -80,15 +80,7 @@ export const followReferences: Tool<Record<string, never>> = {
       state.research.followed.add(key);
       const stop = stopReason(hop, state, limits, visitsPerDocument);
       if (stop) {
-        context.emit({
-          type: 'reference',
-          reference: hop.reference.text,
-          from: hop.from,
-          to: null,
-          depth: hop.depth,
-          kept: 0,
-          note: stop,
-        });
+        emitUnfollowed(context, hop, stop);
         yield {
           type: 'error',
           message: `Stopped following "${hop.reference.text}": ${stop}`,
@@ -135,6 +127,19 @@ function stopReason(
   return null;
 }
 
+/** The trace step of a reference that was not followed, with why. */
+function emitUnfollowed(context: ToolContext, hop: Hop, note: string | null): void {
+  context.emit({
+    type: 'reference',
+    reference: hop.reference.text,
+    from: hop.from,
+    to: null,
+    depth: hop.depth,
+    kept: 0,
+    note,
+  });
+}
+
 async function referencesIn(text: string, context: ToolContext): Promise<Reference[]> {
   const found = detectReferences(text);
   if (found.length > 0 || !hasReferenceCue(text)) return found;
@@ -169,15 +174,7 @@ async function followOne(
   }
   const label = `"${hop.reference.text}"`;
   if (!page) {
-    context.emit({
-      type: 'reference',
-      reference: hop.reference.text,
-      from: hop.from,
-      to: null,
-      depth: hop.depth,
-      kept: 0,
-      note,
-    });
+    emitUnfollowed(context, hop, note);
     return {
       result: {
         type: 'error',
