@@ -16,7 +16,7 @@ import { createDocumentPool, type DocumentPool } from './documents/pool/document
 import { PageImageStore } from './documents/render/pageImageStore';
 import { Index } from './index/openIndex';
 import { BackgroundEmbedding } from './ingestion/backgroundEmbedding';
-import { IngestionQueue } from './ingestion/ingestionQueue';
+import { Ingestion } from './ingestion/ingestion';
 import { PasswordVault, type SecretStore } from './ingestion/passwordVault';
 import { LibraryService } from './library/libraryService';
 import { MemoryBudgetService } from './memory/memoryBudgetService';
@@ -27,6 +27,7 @@ import { ModelService } from './models/modelService';
 import { ModelSettingsStore } from './models/modelSettingsStore';
 import { RetrievalService } from './retrieval/retrievalService';
 import { WebService } from './web/webService';
+import { UpdateService, type Updater } from './updates/updateService';
 
 export interface CoreConfig {
   /** Where Quire keeps its library list, index, page images, models and conversations. */
@@ -62,6 +63,8 @@ export interface CoreConfig {
   /** Embed indexed content in the background whenever an embedder is available. */
   embedInBackground?: boolean;
   agentLimits?: Partial<AgentLimits>;
+  /** The installed desktop app's updater (electron-updater); absent elsewhere. */
+  updater?: Updater | null;
 }
 
 export type CoreEvents = { [K in EventName]: EventPayload<K> };
@@ -75,7 +78,7 @@ export interface Core {
   readonly dispatch: Dispatch;
   /** Open after `start()`. */
   readonly index: Index;
-  readonly ingestion: IngestionQueue;
+  readonly ingestion: Ingestion;
   readonly pageImages: PageImageStore;
   readonly memory: MemoryBudgetService;
   readonly models: ModelService;
@@ -85,6 +88,7 @@ export interface Core {
   readonly retrieval: RetrievalService;
   /** Web search (off by default) and approved PDF downloads. */
   readonly web: WebService;
+  readonly updates: UpdateService;
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -157,8 +161,14 @@ export function createCore(config: CoreConfig): Core {
     isLibraryFolder: (path) => library.rootPaths().includes(path),
   });
 
+  const updates = new UpdateService({
+    dataDir: config.dataDir,
+    updater: config.updater ?? null,
+    onStatus: (status) => events.emit('updates.onStatus', status),
+  });
+
   let index: Index | undefined;
-  let ingestion: IngestionQueue | undefined;
+  let ingestion: Ingestion | undefined;
   let pool: DocumentPool | undefined;
   let agent: AgentService | undefined;
   let embedding: BackgroundEmbedding | undefined;
@@ -186,6 +196,7 @@ export function createCore(config: CoreConfig): Core {
     retrieval,
     web,
     modelSettings,
+    updates,
     dispatch: (name, input) => dispatch(name, input),
     async start() {
       index = await Index.open({
@@ -202,7 +213,7 @@ export function createCore(config: CoreConfig): Core {
         ...(config.workers ? { size: config.workers } : {}),
         ...(config.documentTimeoutMs ? { jobTimeoutMs: config.documentTimeoutMs } : {}),
       });
-      ingestion = new IngestionQueue({
+      ingestion = new Ingestion({
         library,
         index,
         pool,
@@ -231,15 +242,17 @@ export function createCore(config: CoreConfig): Core {
         background.request();
       }
       if (config.ingest ?? true) ingestion.start();
+      await updates.load();
     },
     async close() {
+      updates.dispose();
       await agent?.close();
       await embedding?.close();
       models.stop();
       stopWatchingMemory?.();
       await localModels.dispose();
       await retrieval.dispose();
-      await ingestion?.close();
+      await ingestion?.dispose();
       await pool?.close();
       await library.close();
       await index?.dispose();

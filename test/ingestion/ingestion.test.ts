@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDocumentPool, type DocumentPool } from '../../src/core/documents/pool/documentPool';
 import { PageImageStore } from '../../src/core/documents/render/pageImageStore';
 import { Index } from '../../src/core/index/openIndex';
-import { IngestionQueue } from '../../src/core/ingestion/ingestionQueue';
+import { Ingestion } from '../../src/core/ingestion/ingestion';
 import { PasswordVault } from '../../src/core/ingestion/passwordVault';
 import { LibraryService } from '../../src/core/library/libraryService';
 import { QuireError } from '../../src/shared/errors';
@@ -53,7 +53,7 @@ async function openPipeline(
     render: (path, options, store) =>
       render ? render(pool, path, options, store) : pool.render(path, options, store),
   };
-  const queue = new IngestionQueue({
+  const queue = new Ingestion({
     library,
     index,
     pool: countingPool,
@@ -65,7 +65,7 @@ async function openPipeline(
   await library.start();
   queue.start();
   cleanups.unshift(async () => {
-    await queue.close();
+    await queue.dispose();
     await pool.close();
     await library.close();
     await index.dispose();

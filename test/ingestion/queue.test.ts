@@ -5,7 +5,7 @@ import type { DocumentPool } from '../../src/core/documents/pool/documentPool';
 import { PageImageStore } from '../../src/core/documents/render/pageImageStore';
 import type { ParsedDocument } from '../../src/core/documents/types';
 import { Index } from '../../src/core/index/openIndex';
-import { IngestionQueue } from '../../src/core/ingestion/ingestionQueue';
+import { Ingestion } from '../../src/core/ingestion/ingestion';
 import { PasswordVault } from '../../src/core/ingestion/passwordVault';
 import { LibraryService } from '../../src/core/library/libraryService';
 import type { IndexProgress } from '../../src/shared/domain/library';
@@ -63,7 +63,7 @@ async function setUp(files: string[], failures = new Map<string, () => Error>())
   const index = await Index.open({ uri: join(data.path, 'index') });
   const order: string[] = [];
   const doneWhenRead: number[] = [];
-  const queue: IngestionQueue = new IngestionQueue({
+  const queue: Ingestion = new Ingestion({
     library,
     index,
     pool: scriptedPool(failures, order, () => doneWhenRead.push(queue.progress().filesDone)),
@@ -74,7 +74,7 @@ async function setUp(files: string[], failures = new Map<string, () => Error>())
     maintenanceDelayMs: 0,
   });
   cleanups.unshift(async () => {
-    await queue.close();
+    await queue.dispose();
     await library.close();
     await index.dispose();
   });
@@ -85,7 +85,7 @@ async function setUp(files: string[], failures = new Map<string, () => Error>())
   return { library, index, queue, order, progress, doneWhenRead, folder: folder.path };
 }
 
-async function settle(library: LibraryService, queue: IngestionQueue) {
+async function settle(library: LibraryService, queue: Ingestion) {
   do {
     await library.whenIdle();
     await queue.whenIdle();

@@ -26,7 +26,7 @@ export interface DrawnPageImages {
  * its time limit, keeps the pages drawn so far and says how many are missing and why.
  */
 export async function drawPageImages(
-  pool: DocumentPool,
+  pool: Pick<DocumentPool, 'render'>,
   store: PageImageStore,
   request: PageImageRequest,
 ): Promise<DrawnPageImages> {

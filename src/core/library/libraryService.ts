@@ -75,6 +75,11 @@ export class LibraryService {
     await this.saveChain;
   }
 
+  /** Whether a scan or a file the watcher saw is still being looked at (its page count read). */
+  get busy(): boolean {
+    return this.scans.size > 0;
+  }
+
   snapshot(): LibrarySnapshot {
     const documents = [...this.documents.values()]
       .map(toDocumentInfo)

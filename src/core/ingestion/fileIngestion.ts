@@ -1,0 +1,144 @@
+import { basename } from 'node:path';
+import type { DocumentKind, DocumentState } from '../../shared/domain/library';
+import { isAbortError, toErrorInfo } from '../../shared/errors';
+import type { ParsedDocument } from '../documents/types';
+import type { ContentStore, PageImageSlots } from '../index/content/indexContent';
+import type { DocumentCatalog } from '../index/documents/documentCatalog';
+import type { IndexedDocument } from '../index/records';
+import { hashFile } from './fileHash';
+
+/** A file as ingestion sees it: where it is and what the library knows of it. */
+export interface FileToIngest {
+  id: string;
+  path: string;
+  rootId: string;
+  kind: DocumentKind;
+  pages: number | null;
+  bytes: number;
+  modifiedMs: number;
+}
+
+/** What the pipeline needs of the document readers. */
+export interface DocumentReader {
+  parse(
+    path: string,
+    options: { kind: DocumentKind; signal?: AbortSignal; password?: string },
+  ): Promise<ParsedDocument>;
+}
+
+export interface FileIngestionDeps {
+  documents: Pick<DocumentCatalog, 'indexedWithContent' | 'upsert'>;
+  content: Pick<ContentStore, 'has' | 'put'> & Pick<PageImageSlots, 'pagesWithoutImages'>;
+  reader: DocumentReader;
+  password: (documentId: string) => Promise<string | undefined>;
+}
+
+export interface IngestedFile {
+  contentHash: string;
+  /** Pages now searchable. */
+  pages: number;
+  /** Pages of this content still without an image. */
+  pagesWithoutImages: number;
+}
+
+/** How a failed file ends: a state the user sees, a retry, or nothing (it was cancelled or went away). */
+export type FailureOutcome =
+  | { kind: 'cancelled' }
+  | { kind: 'final'; state: Extract<DocumentState, 'needsPassword' | 'failed'>; message: string }
+  | { kind: 'retry'; message: string };
+
+/**
+ * One file from disk into the index: hash it, reuse content already indexed under that hash (a
+ * rename, a copy) or read it in the worker pool and store its chunks and pages, then commit the
+ * documents row, which makes the text searchable. Page images are drawn later, apart.
+ */
+export class FileIngestion {
+  constructor(private readonly deps: FileIngestionDeps) {}
+
+  async ingest(file: FileToIngest, signal: AbortSignal): Promise<IngestedFile> {
+    const { documents, content, reader } = this.deps;
+    const contentHash = await hashFile(file.path, signal);
+    signal.throwIfAborted();
+    const record: IndexedDocument = {
+      id: file.id,
+      path: file.path,
+      rootId: file.rootId,
+      contentHash,
+      kind: file.kind,
+      title: null,
+      pages: file.pages,
+      bytes: file.bytes,
+      modifiedMs: file.modifiedMs,
+      state: 'indexed',
+      error: null,
+      indexedAt: Date.now(),
+    };
+    const sameContent = documents.indexedWithContent(contentHash);
+    const reused = sameContent !== null && (await content.has(contentHash));
+    if (sameContent && reused) {
+      // Moved, renamed or copied: the content is already indexed.
+      record.pages = sameContent.pages;
+      record.title = sameContent.title;
+      // The same content lacks the same page images, if any could not be drawn.
+      record.error = sameContent.error;
+    } else {
+      const password = await this.deps.password(file.id);
+      const parsed = await reader.parse(file.path, {
+        kind: file.kind,
+        signal,
+        ...(password ? { password } : {}),
+      });
+      signal.throwIfAborted();
+      await content.put(contentHash, parsed, [], { fileName: basename(file.path) });
+      record.pages = parsed.pages.length;
+      record.title = parsed.title;
+    }
+    signal.throwIfAborted();
+    await documents.upsert(record);
+    const pages = record.pages ?? 0;
+    // Content just read has no images yet; reused content may have them already.
+    const pagesWithoutImages = reused ? await content.pagesWithoutImages(contentHash) : pages;
+    return { contentHash, pages, pagesWithoutImages };
+  }
+
+  /** Records an end state in the index too, so a restart does not retry an unchanged file. */
+  async recordFailure(
+    file: FileToIngest,
+    state: 'needsPassword' | 'failed' | 'quarantined',
+    error: string,
+  ): Promise<void> {
+    await this.deps.documents
+      .upsert({
+        id: file.id,
+        path: file.path,
+        rootId: file.rootId,
+        contentHash: null,
+        kind: file.kind,
+        title: null,
+        pages: file.pages,
+        bytes: file.bytes,
+        modifiedMs: file.modifiedMs,
+        state,
+        error,
+        indexedAt: null,
+      })
+      .catch((writeError: unknown) => console.error('quire: could not record a failed file', writeError));
+  }
+}
+
+/** What a failure means for the file. `signal` is the attempt's own. */
+export function classifyFailure(error: unknown, signal: AbortSignal): FailureOutcome {
+  // Superseded by a newer version of the file, or ingestion is stopping: not an error.
+  if (isAbortError(error) || signal.aborted) return { kind: 'cancelled' };
+  const info = toErrorInfo(error);
+  // A file deleted while it was read: the watcher removes it from the library.
+  if (info.code === 'not_found' || (error as NodeJS.ErrnoException).code === 'ENOENT')
+    return { kind: 'cancelled' };
+  if (info.code === 'needs_password' || info.code === 'wrong_password') {
+    return { kind: 'final', state: 'needsPassword', message: info.message };
+  }
+  if (info.code === 'unsupported' || info.code === 'invalid_input' || info.code === 'not_readable') {
+    return { kind: 'final', state: 'failed', message: info.message };
+  }
+  return { kind: 'retry', message: info.message };
+}

@@ -1,0 +1,375 @@
+import type { IndexProgress } from '../../shared/domain/library';
+import { QuireError } from '../../shared/errors';
+import { Emitter } from '../common/emitter';
+import type { DocumentPool } from '../documents/pool/documentPool';
+import type { PageImageStore } from '../documents/render/pageImageStore';
+import type { PageImageRef } from '../documents/types';
+import type { Index } from '../index/openIndex';
+import type { LibraryService } from '../library/libraryService';
+import type { StoredDocument } from '../library/libraryStore';
+import { classifyFailure, FileIngestion } from './fileIngestion';
+import { ImageBackfill } from './imageBackfill';
+import type { PasswordVault } from './passwordVault';
+import { ProgressMeter } from './progressMeter';
+import { Reconciliation } from './reconciliation';
+import { Scheduler } from './scheduler';
+
+export interface IngestionOptions {
+  library: LibraryService;
+  index: Pick<Index, 'documents' | 'content' | 'maintenance'>;
+  pool: DocumentPool;
+  images: PageImageStore;
+  passwords: PasswordVault;
+  /** Render page images (WebP + thumbnail) as well as reading text; drawn after every queued file's text. */
+  renderImages?: boolean;
+  /** Long edge of stored page images, in pixels. */
+  imageLongEdge?: number;
+  /** Files read at once; the pool's size by default. */
+  concurrency?: number;
+  /** Attempts before a file that keeps failing is quarantined. */
+  maxAttempts?: number;
+  /** First retry delay; doubles with each attempt. */
+  retryDelayMs?: number;
+  /** Wait after the queue empties before compacting the index and folding new rows into it. */
+  maintenanceDelayMs?: number;
+}
+
+export interface IngestionEvents extends Record<string, unknown> {
+  progress: IndexProgress;
+  /** Fired when the queue empties. */
+  idle: null;
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** A file waiting to be read, being read, or waiting to be tried again. */
+interface FileJob {
+  documentId: string;
+  attempt: number;
+  estimatedPages: number;
+  waiter?: Waiter;
+}
+
+const PROGRESS_INTERVAL_MS = 250;
+
+/**
+ * Carries files from the library into the index. Four parts: the scheduler (queue, priorities, pause
+ * and resume), the one-file pipeline (read, chunk, index), image backfill (pages drawn after every
+ * file's text) and reconciliation (the library against the index, at start and as it changes). This
+ * class wires them and reports progress. Every file ends in one visible state: indexed,
+ * needsPassword, failed or quarantined.
+ */
+export class Ingestion {
+  readonly events = new Emitter<IngestionEvents>();
+  private readonly scheduler: Scheduler;
+  private readonly pipeline: FileIngestion;
+  private readonly backfill: ImageBackfill;
+  private readonly reconciliation: Reconciliation;
+  private readonly meter = new ProgressMeter();
+  /** Files queued, being read or waiting for a retry, by document id. */
+  private readonly files = new Map<string, FileJob>();
+  private startup: Promise<void> = Promise.resolve();
+  private disposed = false;
+  private currentPath: string | null = null;
+  private lastProgressAt = 0;
+  private progressTimer: NodeJS.Timeout | undefined;
+  private maintenanceTimer: NodeJS.Timeout | undefined;
+  private maintenance: Promise<void> = Promise.resolve();
+  private indexedSinceMaintenance = false;
+
+  constructor(private readonly options: IngestionOptions) {
+    const { library, index, pool, images, passwords } = options;
+    const password = (id: string) => passwords.get(id);
+    this.scheduler = new Scheduler(Math.max(1, options.concurrency ?? pool.size));
+    this.scheduler.events.on('idle', () => this.onIdle());
+    this.pipeline = new FileIngestion({
+      documents: index.documents,
+      content: index.content,
+      reader: pool,
+      password,
+    });
+    this.backfill = new ImageBackfill({
+      documents: index.documents,
+      content: index.content,
+      pool,
+      images,
+      password,
+      scheduler: this.scheduler,
+      longEdge: options.imageLongEdge ?? 1600,
+      progress: {
+        drawingAdded: (pages) => this.meter.drawingAdded(pages),
+        drawingFinished: (pages) => this.meter.drawingFinished(pages),
+        working: (path) => (this.currentPath = path),
+        changed: () => this.emitProgress(),
+      },
+      onProblem: (documentId, problem) => library.updateDocument(documentId, { error: problem }),
+    });
+    this.reconciliation = new Reconciliation({
+      library,
+      documents: index.documents,
+      passwords,
+      enqueue: (doc, urgent) => this.enqueue(doc, urgent),
+      dequeue: (documentId) => this.dequeue(documentId),
+      filesPending: () => this.files.size > 0,
+    });
+  }
+
+  /** Reconciles the library with the index after a start (or a crash) and follows library changes. */
+  start(): void {
+    this.reconciliation.start();
+    if (this.options.renderImages !== false) this.startup = this.backfill.queueMissing();
+  }
+
+  enqueue(doc: StoredDocument, urgent: boolean, waiter?: Waiter): void {
+    if (this.disposed) {
+      waiter?.reject(new QuireError('cancelled', 'Quire is closing.'));
+      return;
+    }
+    // A newer version of a file being read: stop reading the old one.
+    this.scheduler.abort(fileKey(doc.id));
+    const existing = this.files.get(doc.id);
+    if (existing && this.scheduler.queued(fileKey(doc.id))) {
+      if (urgent) this.scheduler.promote(fileKey(doc.id));
+      if (waiter) existing.waiter = waiter;
+      return;
+    }
+    const job: FileJob = {
+      documentId: doc.id,
+      attempt: 0,
+      estimatedPages: doc.pages ?? 1,
+      ...(waiter ? { waiter } : {}),
+    };
+    this.files.set(doc.id, job);
+    this.meter.added(job.estimatedPages);
+    this.options.library.updateDocument(doc.id, { state: 'queued', error: null });
+    this.scheduler.add(this.fileTask(job), urgent ? 'urgent' : 'normal');
+    this.emitProgress();
+  }
+
+  /** Moves a document to the front (the user opened it). */
+  prioritize(documentId: string): void {
+    this.scheduler.promote(fileKey(documentId));
+  }
+
+  /** Draws one page now, ahead of its turn; null when the file is not an indexed PDF or images are off. */
+  drawPageNow(documentId: string, page: number, signal?: AbortSignal): Promise<PageImageRef | null> {
+    if (this.options.renderImages === false) return Promise.resolve(null);
+    return this.backfill.drawPageNow(documentId, page, signal);
+  }
+
+  /** Retries an encrypted document with a password; resolves when it is indexed. */
+  async unlock(documentId: string, password: string, remember: boolean): Promise<StoredDocument> {
+    const { library, passwords } = this.options;
+    const doc = library.document(documentId);
+    if (!doc) throw new QuireError('not_found', 'That document is not in the library.');
+    if (doc.kind !== 'pdf') throw new QuireError('invalid_input', 'Only PDFs have passwords.');
+    await passwords.put(doc.id, password, false);
+    const done = new Promise<void>((resolve, reject) => this.enqueue(doc, true, { resolve, reject }));
+    try {
+      await done;
+    } catch (error) {
+      await passwords.forget(doc.id);
+      throw error;
+    }
+    if (remember) await passwords.put(doc.id, password, true);
+    return library.document(doc.id) ?? doc;
+  }
+
+  pause(): IndexProgress {
+    this.scheduler.pause();
+    this.meter.pause();
+    this.emitProgress(true);
+    return this.progress();
+  }
+
+  resume(): IndexProgress {
+    this.meter.resume();
+    this.scheduler.resume();
+    this.emitProgress(true);
+    return this.progress();
+  }
+
+  /**
+   * Stops indexing what is queued or running now. Those files go back to `listed`; a change to one of
+   * them, or the next start, queues it again.
+   */
+  cancel(): IndexProgress {
+    this.scheduler.cancel();
+    this.emitProgress(true);
+    return this.progress();
+  }
+
+  progress(): IndexProgress {
+    return this.meter.snapshot(this.scheduler.isPaused, this.currentPath);
+  }
+
+  /** Resolves when nothing is queued or running and the index has been tidied after the last batch. */
+  async whenIdle(): Promise<void> {
+    await this.startup;
+    await this.scheduler.whenIdle();
+    await (this.indexedSinceMaintenance ? this.runMaintenance() : this.maintenance);
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.reconciliation.dispose();
+    clearTimeout(this.maintenanceTimer);
+    await this.maintenance;
+    await this.startup;
+    for (const job of this.files.values())
+      job.waiter?.reject(new QuireError('cancelled', 'Quire is closing.'));
+    await this.scheduler.dispose();
+    clearTimeout(this.progressTimer);
+    this.events.clear();
+  }
+
+  private fileTask(job: FileJob) {
+    return {
+      key: fileKey(job.documentId),
+      run: (signal: AbortSignal) => this.readFile(job, signal),
+      dropped: () => {
+        // Cancelled, or the file went away, before it was read.
+        this.files.delete(job.documentId);
+        this.meter.dropped(job.estimatedPages);
+        if (this.options.library.document(job.documentId)) {
+          this.options.library.updateDocument(job.documentId, { state: 'listed', error: null });
+        }
+        job.waiter?.reject(new QuireError('cancelled', 'Indexing was cancelled.'));
+      },
+    };
+  }
+
+  private async readFile(job: FileJob, signal: AbortSignal): Promise<void> {
+    const { library } = this.options;
+    const doc = library.document(job.documentId);
+    let outcome: 'done' | 'retry' | 'cancelled' = 'cancelled';
+    let pages = 0;
+    if (!doc) job.waiter?.reject(new QuireError('not_found', 'That document is no longer in the library.'));
+    else {
+      this.currentPath = doc.path;
+      library.updateDocument(doc.id, { state: 'indexing', error: null });
+      try {
+        const ingested = await this.pipeline.ingest(doc, signal);
+        pages = ingested.pages;
+        library.updateDocument(doc.id, {
+          state: 'indexed',
+          error: this.options.index.documents.get(doc.id)?.error ?? null,
+          pages,
+          contentHash: ingested.contentHash,
+        });
+        if (this.options.renderImages !== false && doc.kind === 'pdf' && ingested.pagesWithoutImages > 0) {
+          this.backfill.queue(ingested.contentHash, pages);
+        }
+        this.indexedSinceMaintenance = true;
+        outcome = 'done';
+        job.waiter?.resolve();
+      } catch (error) {
+        outcome = await this.onFailure(job, doc, error, signal);
+        if (outcome !== 'retry') job.waiter?.reject(error);
+      }
+    }
+    if (outcome !== 'retry' && this.files.get(job.documentId) === job) this.files.delete(job.documentId);
+    if (outcome === 'done') this.meter.finished(job.estimatedPages, pages);
+    else if (outcome === 'cancelled') this.meter.dropped(job.estimatedPages);
+    this.emitProgress();
+  }
+
+  private async onFailure(
+    job: FileJob,
+    doc: StoredDocument,
+    error: unknown,
+    signal: AbortSignal,
+  ): Promise<'done' | 'retry' | 'cancelled'> {
+    const { library } = this.options;
+    // Gone from the library while it was read: nothing to record.
+    if (!library.document(doc.id)) return 'cancelled';
+    const failure = classifyFailure(error, signal);
+    if (failure.kind === 'cancelled') {
+      if (!this.scheduler.queued(fileKey(doc.id)) && !this.disposed) {
+        library.updateDocument(doc.id, { state: 'listed' });
+      }
+      return 'cancelled';
+    }
+    if (failure.kind === 'final') {
+      library.updateDocument(doc.id, { state: failure.state, error: failure.message });
+      await this.pipeline.recordFailure(doc, failure.state, failure.message);
+      return 'done';
+    }
+    job.attempt++;
+    if (job.attempt >= (this.options.maxAttempts ?? 3)) {
+      const message = `Stopped after ${job.attempt} attempts: ${failure.message}`;
+      library.updateDocument(doc.id, { state: 'quarantined', error: message });
+      await this.pipeline.recordFailure(doc, 'quarantined', message);
+      return 'done';
+    }
+    library.updateDocument(doc.id, { state: 'queued', error: `Retrying: ${failure.message}` });
+    const delay = (this.options.retryDelayMs ?? 1000) * 2 ** (job.attempt - 1);
+    this.scheduler.retryLater(this.fileTask(job), 'normal', delay, () => {
+      const wanted = library.document(doc.id) !== undefined;
+      if (!wanted) this.files.delete(doc.id);
+      return wanted;
+    });
+    return 'retry';
+  }
+
+  /** The file went from the library: stop reading it; reconciliation removes it from the index. */
+  private dequeue(documentId: string): void {
+    this.scheduler.remove(fileKey(documentId));
+    this.scheduler.abort(fileKey(documentId));
+    this.emitProgress();
+  }
+
+  private onIdle(): void {
+    if (this.disposed) return;
+    this.currentPath = null;
+    this.meter.pause();
+    this.emitProgress(true);
+    if (this.indexedSinceMaintenance) this.scheduleMaintenance(this.options.maintenanceDelayMs ?? 2000);
+    this.events.emit('idle', null);
+  }
+
+  /**
+   * After a batch: compacts the tables, folds new chunks into the full-text index (new rows are not
+   * all found until then) and drops old versions, so the disk does not grow with every write.
+   */
+  private scheduleMaintenance(delayMs: number): void {
+    clearTimeout(this.maintenanceTimer);
+    this.maintenanceTimer = setTimeout(() => {
+      this.maintenanceTimer = undefined;
+      if (!this.disposed && this.scheduler.isIdle()) void this.runMaintenance();
+    }, delayMs);
+  }
+
+  private runMaintenance(): Promise<void> {
+    clearTimeout(this.maintenanceTimer);
+    this.indexedSinceMaintenance = false;
+    this.maintenance = this.maintenance
+      .then(() => this.options.index.maintenance.optimize())
+      .then(() => undefined)
+      .catch((error: unknown) => console.error('quire: tidying the index failed', error));
+    return this.maintenance;
+  }
+
+  private emitProgress(force = false): void {
+    if (this.disposed) return;
+    const now = Date.now();
+    if (force || now - this.lastProgressAt >= PROGRESS_INTERVAL_MS) {
+      this.lastProgressAt = now;
+      clearTimeout(this.progressTimer);
+      this.progressTimer = undefined;
+      this.events.emit('progress', this.progress());
+    } else {
+      this.progressTimer ??= setTimeout(() => {
+        this.progressTimer = undefined;
+        this.emitProgress(true);
+      }, PROGRESS_INTERVAL_MS);
+    }
+  }
+}
+
+function fileKey(documentId: string): string {
+  return `file:${documentId}`;
+}

@@ -1,0 +1,107 @@
+import type { DocumentCatalog } from '../index/documents/documentCatalog';
+import type { IndexedDocument } from '../index/records';
+import type { LibraryService } from '../library/libraryService';
+import type { StoredDocument } from '../library/libraryStore';
+import type { PasswordVault } from './passwordVault';
+
+const REMOVAL_GRACE_MS = 1000;
+
+export interface ReconciliationDeps {
+  library: Pick<LibraryService, 'events' | 'allDocuments' | 'document' | 'updateDocument' | 'busy'>;
+  documents: Pick<DocumentCatalog, 'get' | 'list' | 'remove'>;
+  passwords: Pick<PasswordVault, 'forget'>;
+  /** Queues a file for reading; `urgent` for files the user is waiting for. */
+  enqueue(doc: StoredDocument, urgent: boolean): void;
+  /** Drops a file from the queue and stops reading it. */
+  dequeue(documentId: string): void;
+  /** Whether files are queued or being read: removals wait until they are not. */
+  filesPending(): boolean;
+}
+
+/**
+ * Keeps the index in step with the library: at start (or after a crash) it queues what changed while
+ * Quire was not running and drops what vanished; afterwards it follows the library's changes.
+ */
+export class Reconciliation {
+  private readonly unsubscribe: Array<() => void> = [];
+  /** Roots added in this session go first: the user is waiting for them. */
+  private readonly newRoots = new Set<string>();
+  private readonly pendingRemovals = new Set<string>();
+  private removalTimer: NodeJS.Timeout | undefined;
+  private disposed = false;
+
+  constructor(private readonly deps: ReconciliationDeps) {}
+
+  start(): void {
+    const { library, documents } = this.deps;
+    this.unsubscribe.push(
+      library.events.on('rootAdded', (root) => this.newRoots.add(root.id)),
+      library.events.on('documentUpdated', (doc) => this.deps.enqueue(doc, this.newRoots.has(doc.rootId))),
+      library.events.on('documentRemoved', (doc) => this.forget(doc.id)),
+    );
+    const known = new Set<string>();
+    for (const doc of library.allDocuments()) {
+      known.add(doc.id);
+      const indexed = documents.get(doc.id);
+      if (indexed && isCurrent(indexed, doc)) {
+        if (indexed.state !== doc.state || doc.contentHash !== indexed.contentHash) {
+          library.updateDocument(doc.id, {
+            state: indexed.state,
+            error: indexed.error,
+            pages: indexed.pages ?? doc.pages,
+            contentHash: indexed.contentHash,
+          });
+        }
+        continue;
+      }
+      this.deps.enqueue(doc, false);
+    }
+    // Files deleted while Quire was not running.
+    for (const indexed of documents.list()) {
+      if (!known.has(indexed.id)) void this.dropFromIndex(indexed.id);
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.removalTimer);
+    for (const off of this.unsubscribe.splice(0)) off();
+  }
+
+  private forget(documentId: string): void {
+    this.deps.dequeue(documentId);
+    this.pendingRemovals.add(documentId);
+    this.scheduleRemovals();
+  }
+
+  /**
+   * A rename arrives as a removal and an addition. Removing the old row at once would drop content the
+   * new name is about to reuse, so removals wait until the library has looked at every new file and
+   * the queue has settled (the new name is then indexed against the same content).
+   */
+  private scheduleRemovals(): void {
+    clearTimeout(this.removalTimer);
+    this.removalTimer = setTimeout(() => {
+      this.removalTimer = undefined;
+      if (this.disposed) return;
+      if (this.deps.library.busy || this.deps.filesPending()) return this.scheduleRemovals();
+      const ids = [...this.pendingRemovals];
+      this.pendingRemovals.clear();
+      for (const id of ids) if (!this.deps.library.document(id)) void this.dropFromIndex(id);
+    }, REMOVAL_GRACE_MS);
+  }
+
+  private async dropFromIndex(documentId: string): Promise<void> {
+    try {
+      await this.deps.documents.remove(documentId);
+      await this.deps.passwords.forget(documentId);
+    } catch (error) {
+      console.error('quire: could not remove a document from the index', error);
+    }
+  }
+}
+
+/** The index row still describes the file on disk (same size and time), whatever its state. */
+function isCurrent(indexed: IndexedDocument, doc: StoredDocument): boolean {
+  return indexed.path === doc.path && indexed.bytes === doc.bytes && indexed.modifiedMs === doc.modifiedMs;
+}

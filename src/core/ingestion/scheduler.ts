@@ -1,0 +1,207 @@
+import { Emitter } from '../common/emitter';
+
+/**
+ * `urgent`: files the user is waiting for (a folder just added, a page just opened); `normal`: every
+ * other file; `background`: work that waits until no file is queued (page images).
+ */
+export type Priority = 'urgent' | 'normal' | 'background';
+
+export interface Task {
+  /** One task per key: adding a key already queued or running adds nothing. */
+  readonly key: string;
+  /**
+   * Does the work. The signal aborts on cancel(), on dispose() and on abort(key). Errors are the
+   * task's to handle; one that escapes is logged.
+   */
+  run(signal: AbortSignal): Promise<void>;
+  /** The task left the queue without running (cancel(), remove()). */
+  dropped?(): void;
+}
+
+export interface SchedulerEvents extends Record<string, unknown> {
+  /** Nothing is queued, running or waiting to be retried. */
+  idle: null;
+}
+
+const ORDER: Priority[] = ['urgent', 'normal', 'background'];
+
+/**
+ * Runs tasks a few at a time, most pressing first, in the order they came within a priority.
+ * Pausing stops new starts; running tasks finish. A task can come back after a delay (a retry).
+ */
+export class Scheduler {
+  readonly events = new Emitter<SchedulerEvents>();
+  private readonly queues: Record<Priority, Task[]> = { urgent: [], normal: [], background: [] };
+  private readonly running = new Map<string, AbortController>();
+  /** Every task still returning, superseded ones included. */
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly waiting = new Map<string, { task: Task; timer: NodeJS.Timeout }>();
+  private paused = false;
+  private disposed = false;
+
+  constructor(private readonly concurrency: number) {}
+
+  /**
+   * Queues a task; false when its key is already queued or waiting to be retried. A task of a key
+   * that is running is queued: it runs once the running one has returned.
+   */
+  add(task: Task, priority: Priority): boolean {
+    if (this.disposed || this.queued(task.key)) return false;
+    this.queues[priority].push(task);
+    this.pump();
+    return true;
+  }
+
+  has(key: string): boolean {
+    return this.queued(key) !== undefined || this.running.has(key) || this.waiting.has(key);
+  }
+
+  /** The task of this key that is queued or waiting to be retried. */
+  queued(key: string): Task | undefined {
+    const waiting = this.waiting.get(key);
+    if (waiting) return waiting.task;
+    for (const priority of ORDER) {
+      const task = this.queues[priority].find((candidate) => candidate.key === key);
+      if (task) return task;
+    }
+    return undefined;
+  }
+
+  isRunning(key: string): boolean {
+    return this.running.has(key);
+  }
+
+  /** Moves a queued normal task to the front of the urgent ones. */
+  promote(key: string): void {
+    const at = this.queues.normal.findIndex((task) => task.key === key);
+    if (at < 0) return;
+    const [task] = this.queues.normal.splice(at, 1);
+    this.queues.urgent.unshift(task!);
+  }
+
+  /** Takes a queued task (or one waiting to be retried) out without running it. */
+  remove(key: string): Task | undefined {
+    const waiting = this.waiting.get(key);
+    if (waiting) {
+      clearTimeout(waiting.timer);
+      this.waiting.delete(key);
+      waiting.task.dropped?.();
+      this.pump();
+      return waiting.task;
+    }
+    for (const priority of ORDER) {
+      const at = this.queues[priority].findIndex((task) => task.key === key);
+      if (at >= 0) {
+        const [task] = this.queues[priority].splice(at, 1);
+        task!.dropped?.();
+        this.pump();
+        return task;
+      }
+    }
+    return undefined;
+  }
+
+  /** Aborts the running task of this key, if any. */
+  abort(key: string): void {
+    this.running.get(key)?.abort();
+  }
+
+  /** Runs the task again after `delayMs`, unless the scheduler is disposed or `stillWanted()` says no. */
+  retryLater(task: Task, priority: Priority, delayMs: number, stillWanted: () => boolean = () => true): void {
+    if (this.disposed) return;
+    const timer = setTimeout(() => {
+      this.waiting.delete(task.key);
+      if (!this.disposed && stillWanted()) this.queues[priority].push(task);
+      this.pump();
+    }, delayMs);
+    this.waiting.set(task.key, { task, timer });
+  }
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.pump();
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  /** Drops every queued task (each hears `dropped()`) and aborts those running; resumes if paused. */
+  cancel(): Task[] {
+    const dropped = ORDER.flatMap((priority) => this.queues[priority].splice(0));
+    for (const task of dropped) task.dropped?.();
+    for (const controller of this.running.values()) controller.abort();
+    this.paused = false;
+    this.pump();
+    return dropped;
+  }
+
+  isIdle(): boolean {
+    return (
+      ORDER.every((p) => this.queues[p].length === 0) && this.inFlight.size === 0 && this.waiting.size === 0
+    );
+  }
+
+  /** Resolves once nothing is queued, running or waiting to be retried. */
+  async whenIdle(): Promise<void> {
+    if (this.isIdle()) return;
+    await new Promise<void>((resolve) => {
+      const off = this.events.on('idle', () => {
+        off();
+        resolve();
+      });
+    });
+  }
+
+  /** Aborts everything, forgets what is queued and waits until running tasks have returned. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    for (const { timer } of this.waiting.values()) clearTimeout(timer);
+    this.waiting.clear();
+    for (const priority of ORDER) this.queues[priority].length = 0;
+    for (const controller of this.running.values()) controller.abort();
+    await Promise.all([...this.inFlight]);
+    this.events.emit('idle', null);
+    this.events.clear();
+  }
+
+  private pump(): void {
+    while (!this.paused && !this.disposed && this.inFlight.size < this.concurrency) {
+      const task = this.next();
+      if (!task) break;
+      const done = this.start(task);
+      this.inFlight.add(done);
+      void done.finally(() => {
+        this.inFlight.delete(done);
+        this.pump();
+      });
+    }
+    if (this.isIdle() && !this.disposed) this.events.emit('idle', null);
+  }
+
+  private next(): Task | undefined {
+    for (const priority of ORDER) {
+      const task = this.queues[priority].shift();
+      if (task) return task;
+    }
+    return undefined;
+  }
+
+  private async start(task: Task): Promise<void> {
+    const controller = new AbortController();
+    // A task superseded by a newer one of its key is aborted first (see abort()); it may still be returning.
+    this.running.get(task.key)?.abort();
+    this.running.set(task.key, controller);
+    try {
+      await task.run(controller.signal);
+    } catch (error) {
+      console.error(`quire: ${task.key} failed`, error);
+    } finally {
+      if (this.running.get(task.key) === controller) this.running.delete(task.key);
+    }
+  }
+}

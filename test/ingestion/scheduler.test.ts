@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { Scheduler, type Task } from '../../src/core/ingestion/scheduler';
+
+/** A task that records when it starts and finishes only when the test says so. */
+function gated(key: string, log: string[]) {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  let aborted = false;
+  const task: Task & { open: () => void; aborted: () => boolean; droppedCalls: number } = {
+    key,
+    droppedCalls: 0,
+    open: () => open(),
+    aborted: () => aborted,
+    async run(signal) {
+      log.push(`start ${key}`);
+      signal.addEventListener('abort', () => {
+        aborted = true;
+        open();
+      });
+      await opened;
+      log.push(`end ${key}`);
+    },
+    dropped() {
+      task.droppedCalls++;
+    },
+  };
+  return task;
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('the ingestion scheduler', () => {
+  it('runs urgent before normal before background, one at a time here, and background only when no file waits', async () => {
+    const scheduler = new Scheduler(1);
+    const log: string[] = [];
+    const first = gated('first', log);
+    scheduler.add(first, 'normal');
+    const images = gated('images', log);
+    const later = gated('later', log);
+    const now = gated('now', log);
+    scheduler.add(images, 'background');
+    scheduler.add(later, 'normal');
+    scheduler.add(now, 'urgent');
+    expect(scheduler.add(gated('later', log), 'urgent')).toBe(false);
+    for (const task of [first, now, later, images]) {
+      await tick();
+      task.open();
+    }
+    await scheduler.whenIdle();
+    expect(log.filter((line) => line.startsWith('start'))).toEqual([
+      'start first',
+      'start now',
+      'start later',
+      'start images',
+    ]);
+    await scheduler.dispose();
+  });
+
+  it('promotes a queued file, pauses new starts, and cancel drops what waits and aborts what runs', async () => {
+    const scheduler = new Scheduler(1);
+    const log: string[] = [];
+    const running = gated('running', log);
+    const a = gated('a', log);
+    const b = gated('b', log);
+    scheduler.add(running, 'normal');
+    scheduler.add(a, 'normal');
+    scheduler.add(b, 'normal');
+    scheduler.promote('b');
+    scheduler.pause();
+    running.open();
+    await tick();
+    await tick();
+    expect(log).toEqual(['start running', 'end running']);
+    scheduler.resume();
+    await tick();
+    expect(log.at(-1)).toBe('start b');
+    const dropped = scheduler.cancel();
+    expect(dropped.map((task) => task.key)).toEqual(['a']);
+    expect(a.droppedCalls).toBe(1);
+    await scheduler.whenIdle();
+    expect(b.aborted()).toBe(true);
+    expect(scheduler.isIdle()).toBe(true);
+    await scheduler.dispose();
+  });
+
+  it('retries a task after its delay unless it is no longer wanted, and counts the wait as busy', async () => {
+    const scheduler = new Scheduler(2);
+    const log: string[] = [];
+    const again = gated('again', log);
+    again.open();
+    scheduler.retryLater(again, 'normal', 5);
+    expect(scheduler.isIdle()).toBe(false);
+    expect(scheduler.queued('again')).toBe(again);
+    await scheduler.whenIdle();
+    expect(log).toEqual(['start again', 'end again']);
+    const unwanted = gated('unwanted', log);
+    scheduler.retryLater(unwanted, 'normal', 5, () => false);
+    await scheduler.whenIdle();
+    expect(log).not.toContain('start unwanted');
+    await scheduler.dispose();
+  });
+
+  it('disposes by aborting running tasks and waiting for them to return', async () => {
+    const scheduler = new Scheduler(1);
+    const log: string[] = [];
+    const long = gated('long', log);
+    scheduler.add(long, 'normal');
+    scheduler.add(gated('queued', log), 'normal');
+    await tick();
+    await scheduler.dispose();
+    expect(long.aborted()).toBe(true);
+    expect(log).toEqual(['start long', 'end long']);
+    expect(scheduler.add(gated('after', log), 'urgent')).toBe(false);
+  });
+});
