@@ -1,5 +1,5 @@
 /**
- * `npm run eval -- retrieval [--limit N] [--chunks-per-query N] [--reranker PATH.gguf] [--model PATH.gguf]`:
+ * `npm run eval -- retrieval [--limit N] [--chunks-per-query N] [--reranker PATH.gguf] [--model PATH.gguf] [--no-rerank]`:
  * page retrieval quality on the answerable dev questions. Every question's PDF is read with the
  * document readers and indexed in a temporary index; each question is searched across all those
  * documents (and, for plain search, within its own document), with and without query rewriting and
@@ -202,6 +202,8 @@ export async function run(args: string[]): Promise<BenchReport> {
       modelArg === -1
         ? null
         : await createLlamaProvider({ modelPath: args[modelArg + 1]!, gpu: false, threads: 1 });
+    // --no-rerank leaves out the re-ranking rows (the slow ones with an in-process reranker).
+    const withRerank = !args.includes('--no-rerank');
     const variants: Variant[] = [
       { label: 'BM25', rewrite: false, rerank: false },
       {
@@ -211,7 +213,7 @@ export async function run(args: string[]): Promise<BenchReport> {
       },
       { label: `BM25 + ${rerankerLabel}`, rewrite: false, rerank: true },
       { label: `BM25 + rewriting + ${rerankerLabel}`, rewrite: true, rerank: true },
-    ];
+    ].filter((variant) => withRerank || !variant.rerank);
 
     started = performance.now();
     const rows: BenchReport['rows'] = [

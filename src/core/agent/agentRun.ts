@@ -21,7 +21,7 @@ import { decisionMessages } from './prompts';
 import { plannedStep } from './router';
 import { createState, type AgentState, type DecisionSource } from './state';
 import { defaultTools } from './tools';
-import { realRoots } from './tools/libraryPaths';
+import { realRoots } from '../library/pathPolicy';
 import type { AnyTool, ToolContext } from './tools/types';
 import { validateAnswer, type ValidationResult } from './validation';
 import type { RunAgentOptions, RunOutcome } from './runAgent';
