@@ -19,9 +19,12 @@ export function createAgentPorts(core: Core, models: Pick<ModelRoles, 'chatModel
         await searchChunks(chunkSearchDeps(core), query, {
           k: options.k,
           ...(options.mode ? { mode: options.mode } : {}),
+          ...(options.documentIds ? { documentIds: options.documentIds } : {}),
           ...(signal ? { signal } : {}),
         })
       ).hits,
+    retrieve: (query, options, signal) =>
+      core.retrieval.search(query, { ...options, ...(signal ? { signal } : {}) }),
     searchPages: (query, options, signal) =>
       core.index.search.pages(query, { k: options.k, ...(signal ? { signal } : {}) }),
     openChunk: (chunkId) => notFoundIsNull(core.index.content.chunk(chunkId)),
@@ -34,5 +37,6 @@ export function createAgentPorts(core: Core, models: Pick<ModelRoles, 'chatModel
     libraryRoots: async () => core.library.rootPaths(),
     libraryDocuments: async () => core.library.snapshot().documents,
     models,
+    webSearch: () => core.web.provider(),
   };
 }

@@ -28,6 +28,10 @@ import { readMachineFacts } from './models/setup/machineFacts';
 import { SetupService } from './models/setup/setupService';
 import { ServerMemoryTracker } from './memory/serverMemory';
 import { ModelSettingsStore } from './models/modelSettingsStore';
+import { RetrievalService } from './retrieval/retrievalService';
+import { checkSearchMode } from './search/chunkSearch';
+import { chunkSearchDeps } from './search/coreSearch';
+import { WebService } from './web/webService';
 import { UpdateService, type Updater } from './updates/updateService';
 
 export interface CoreConfig {
@@ -49,6 +53,8 @@ export interface CoreConfig {
   secrets?: SecretStore | null;
   /** A local GGUF that serves every text role (`--model`, QUIRE_MODEL). */
   modelPath?: string | null;
+  /** A reranker GGUF (`--reranker`, QUIRE_RERANKER); else a downloaded catalogue reranker, if any. */
+  rerankerPath?: string | null;
   /** Look for Ollama and OpenAI-compatible servers on this machine's known ports. */
   detectServers?: boolean;
   /** Look for model servers at start and every few minutes; commands that use no model skip it. */
@@ -90,6 +96,10 @@ export interface Core {
   readonly agent: AgentService;
   /** Vectors for indexed content: attached to searches, filled in the background or on demand. Open after `start()`. */
   readonly embedding: BackgroundEmbedding;
+  /** Search with query rewriting and re-ranking. */
+  readonly retrieval: RetrievalService;
+  /** Web search (off by default) and approved PDF downloads. */
+  readonly web: WebService;
   readonly updates: UpdateService;
   start(): Promise<void>;
   close(): Promise<void>;
@@ -139,6 +149,24 @@ export function createCore(config: CoreConfig): Core {
     hubEndpoint: config.hubEndpoint,
   });
 
+  const retrieval = new RetrievalService({
+    index: () => core.index,
+    chatModel: () => models.chatModel('decide'),
+    memory,
+    dataDir: config.dataDir,
+    rerankerPath: config.rerankerPath ?? null,
+    gpu: config.gpu ?? 'auto',
+    ...(config.modelThreads ? { threads: config.modelThreads } : {}),
+    // A search never falls back silently: dense without vectors refuses, hybrid says BM25 only.
+    checkMode: (mode) => checkSearchMode(chunkSearchDeps(core), mode),
+  });
+
+  const web = new WebService({
+    dataDir: config.dataDir,
+    addLibraryFolder: (path) => library.addFolder(path),
+    isLibraryFolder: (path) => library.rootPaths().includes(path),
+  });
+
   const updates = new UpdateService({
     dataDir: config.dataDir,
     updater: config.updater ?? null,
@@ -175,6 +203,8 @@ export function createCore(config: CoreConfig): Core {
     pageImages,
     memory,
     models,
+    retrieval,
+    web,
     modelSettings,
     updates,
     dispatch: (name, input) => dispatch(name, input),
@@ -211,6 +241,7 @@ export function createCore(config: CoreConfig): Core {
       agent.onEvent((event) => events.emit('chat.onEvent', event));
       await memory.refresh();
       await modelSettings.load();
+      await web.load();
       if (config.watch) {
         stopWatchingMemory = memory.watch();
         serverMemory.watch();
@@ -237,6 +268,7 @@ export function createCore(config: CoreConfig): Core {
       await serverMemory.dispose();
       await models.dispose();
       await localModels.dispose();
+      await retrieval.dispose();
       await ingestion?.dispose();
       await pool?.close();
       await library.close();

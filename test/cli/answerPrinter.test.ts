@@ -102,7 +102,14 @@ describe('quire ask output', () => {
   });
 
   it('maps statuses to exit codes: 0 answered, 2 declined or unverified, 1 failed', () => {
-    expect(EXIT_CODES).toEqual({ answered: 0, declined: 2, unverified: 2, failed: 1, cancelled: 1 });
+    expect(EXIT_CODES).toEqual({
+      answered: 0,
+      declined: 2,
+      unverified: 2,
+      paused: 2,
+      failed: 1,
+      cancelled: 1,
+    });
   });
 });
 

@@ -304,7 +304,7 @@ describe('catalogue models against the planner', () => {
         return {
           id: picked.id,
           label: picked.label,
-          roles: picked.roles,
+          roles: picked.roles.filter((role) => role !== 'rerank'),
           weightsBytes: picked.files.reduce((sum, file) => sum + file.sizeBytes, 0),
           contextSize: picked.contextSize,
           contextBytesPerToken: picked.kvCacheBytesPerToken,

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { AgentEvent, AnswerStatus, Citation } from '../../shared/domain/agent';
+import type { AgentEvent, Citation, RunStatus } from '../../shared/domain/agent';
 
 /** Where the answer goes: stdout in the CLI, a buffer in tests. */
 export interface TextOut {
@@ -9,10 +9,12 @@ export interface TextOut {
 }
 
 /** `quire ask`'s exit code for each status; the README documents the same table. */
-export const EXIT_CODES: Record<AnswerStatus, number> = {
+export const EXIT_CODES: Record<RunStatus, number> = {
   answered: 0,
   declined: 2,
   unverified: 2,
+  // Left waiting for a clarification nobody can give (no terminal): not an answer.
+  paused: 2,
   failed: 1,
   cancelled: 1,
 };

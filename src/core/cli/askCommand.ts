@@ -1,3 +1,5 @@
+import { createInterface } from 'node:readline/promises';
+import type { ClarificationChoice } from '../../shared/domain/agent';
 import { QuireError } from '../../shared/errors';
 import { AnswerPrinter, EXIT_CODES } from './answerPrinter';
 import { noModelHelp, startModelCore, type ModelCommandOptions } from './modelCommands';
@@ -8,13 +10,33 @@ const STATUS_WORDS = {
   declined: 'the documents do not cover the question',
   failed: 'no answer was written',
   cancelled: 'the question was cancelled',
+  paused: 'the question needs a clarification (run it on a terminal to answer it)',
 } as const;
 
+/** Asks the agent's clarifying question on the terminal; the choice's index, or null for "you choose". */
+async function askOnTerminal(question: string, choices: ClarificationChoice[]): Promise<number | null> {
+  const lines = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    process.stderr.write(`\n${question}\n`);
+    choices.forEach((choice, i) => process.stderr.write(`  ${i + 1}. ${choice.label}\n`));
+    const reply = await lines.question(`Choose 1-${choices.length} (Enter lets Quire choose): `);
+    const picked = Number(reply.trim());
+    return Number.isInteger(picked) && picked >= 1 && picked <= choices.length ? picked - 1 : null;
+  } finally {
+    lines.close();
+  }
+}
+
 /**
- * `quire ask "<question>"`: the kept answer, then "Sources:"; `--json` prints answer, status,
- * citations and trace. The exit code says whether the answer was verified (see EXIT_CODES).
+ * `quire ask "<question>"`: the kept answer, then "Sources:"; `--json` prints status, answer,
+ * citations and trace. The exit code says whether the answer was verified (see EXIT_CODES). An
+ * ambiguous question is asked back on a terminal; with `--no-clarify` or no terminal the agent
+ * assumes a reading and says which.
  */
-export async function askCommand(question: string | undefined, options: ModelCommandOptions): Promise<void> {
+export async function askCommand(
+  question: string | undefined,
+  options: ModelCommandOptions & { clarify?: boolean },
+): Promise<void> {
   if (!question)
     throw new QuireError('invalid_input', 'Usage: quire ask "<question>" [--model PATH.gguf] [--json]');
   const core = await startModelCore(options, { attachEmbeddings: true });
@@ -41,8 +63,16 @@ export async function askCommand(question: string | undefined, options: ModelCom
       }
       printer?.onEvent(event);
     });
-    const { runId } = await core.agent.ask(question);
-    const outcome = await core.agent.waitForRun(runId);
+    const interactive = !options.json && process.stdin.isTTY && process.stderr.isTTY;
+    const { runId, conversationId } = await core.agent.ask(question, undefined, {
+      clarify: (options.clarify ?? true) && interactive,
+    });
+    let outcome = await core.agent.waitForRun(runId);
+    while (outcome?.status === 'paused' && outcome.clarification) {
+      const choice = await askOnTerminal(outcome.clarification.question, outcome.clarification.choices);
+      await core.agent.clarify(conversationId, runId, choice);
+      outcome = await core.agent.waitForRun(runId);
+    }
     off();
     if (stepsPending) process.stderr.write('\n');
     const status = outcome?.status ?? 'failed';

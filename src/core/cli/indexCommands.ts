@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 import type { IndexProgress } from '../../shared/domain/library';
-import { SearchMode } from '../../shared/domain/search';
+import { SearchMode, type SearchResult } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
-import type { ChunkSearchResult } from '../../shared/domain/search';
 import { createCore, type Core } from '../createCore';
 import type { ModelLaunchOptions } from '../models/launchOptions';
 import { printJson } from './output';
@@ -105,12 +104,20 @@ async function embedLibrary(
 /** `quire search "<query>"`: hits as `{path, page, score, snippet}`, pages 1-based; a notice on stderr when the mode differs. */
 export async function searchCommand(
   query: string | undefined,
-  options: { dataDir: string; json: boolean; k: number; mode: string | undefined } & ModelLaunchOptions,
+  options: {
+    dataDir: string;
+    json: boolean;
+    k: number;
+    mode: string | undefined;
+    rewrite: boolean;
+    rerank: boolean;
+    rerankerPath: string | null;
+  } & ModelLaunchOptions,
 ): Promise<void> {
   if (!query)
     throw new QuireError(
       'invalid_input',
-      'Usage: quire search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages]',
+      'Usage: quire search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages] [--rewrite] [--rerank]',
     );
   const mode = options.mode === undefined ? undefined : SearchMode.safeParse(options.mode);
   if (mode && !mode.success)
@@ -118,30 +125,41 @@ export async function searchCommand(
   const core = createCore({
     dataDir: options.dataDir,
     ingest: false,
+    // The embed role decides whether meaning can be searched: models are found as everywhere else.
     attachEmbeddings: true,
     modelPath: options.modelPath,
+    rerankerPath: options.rerankerPath ? resolve(options.rerankerPath) : null,
     servers: options.servers,
   });
   await core.start();
   try {
-    const result = await core.dispatch('search.query', {
+    const result = await core.dispatch('search.retrieve', {
       query,
       k: options.k,
+      rewrite: options.rewrite,
+      rerank: options.rerank,
       ...(mode ? { mode: mode.data } : {}),
     });
     if (!result.ok) throw new QuireError(result.error.code, result.error.message);
-    const found = result.value as ChunkSearchResult;
-    if (found.notice) process.stderr.write(`quire: ${found.notice}\n`);
+    const found = result.value as SearchResult;
     const hits = found.hits.map((hit) => ({
       path: hit.path,
       page: hit.page,
       score: hit.score,
       snippet: hit.snippet,
     }));
+    // What fell back (BM25 only, a reranker out of time) goes to stderr, so `--json` stays the list of hits.
+    for (const note of found.notes) process.stderr.write(`quire: ${note}\n`);
     if (options.json) {
       printJson(hits);
       return;
     }
+    if (found.forms.length > 1)
+      console.log(`Searched: ${found.forms.map((form) => `"${form.text}"`).join(', ')}`);
+    if (found.rerankedBy)
+      console.log(
+        `Re-ranked by ${found.rerankedBy === 'reranker' ? 'the reranker model' : 'the chat model'}.`,
+      );
     if (hits.length === 0) console.log('No matches.');
     for (const hit of hits)
       console.log(`${hit.path} p.${hit.page}  (${hit.score.toFixed(3)})\n    ${hit.snippet}`);

@@ -7,6 +7,7 @@ const ROLE_NAMES: Record<RoleProposal['role'], string> = {
   embed: 'embed',
   pageEmbed: 'pageEmbed',
   see: 'see',
+  rerank: 'rerank',
 };
 
 function how(role: RoleProposal): string {

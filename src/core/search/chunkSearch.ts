@@ -11,7 +11,10 @@ import type { EmbedderStatus } from '../index/vectors/indexVectors';
 export type ChunkMode = 'bm25' | 'dense' | 'hybrid';
 
 export interface ChunkSearchDeps {
-  search(query: string, options: { k: number; mode: ChunkMode; signal?: AbortSignal }): Promise<SearchHit[]>;
+  search(
+    query: string,
+    options: { k: number; mode: ChunkMode; signal?: AbortSignal; documentIds?: string[] },
+  ): Promise<SearchHit[]>;
   /** The index's text vectors: which embedder made them and whether queries can use them now. */
   textVectors(): EmbedderStatus;
   /** How the embed role resolves now. */
@@ -35,12 +38,36 @@ export function bm25OnlyNotice(reason: string): string {
   return `Searched with BM25 (keywords) only: ${reason}.`;
 }
 
+/**
+ * Before a text search in `mode`: throws when a dense search cannot run, and returns the notice to
+ * give when a search that should use meaning will run on BM25 alone.
+ */
+export function checkSearchMode(
+  deps: Omit<ChunkSearchDeps, 'search'>,
+  mode: ChunkMode | 'pages' | undefined,
+): { notice: string | null } {
+  if (mode === 'pages' || mode === 'bm25') return { notice: null };
+  const role = deps.embedRole();
+  const reason = missingVectorsReason(deps.textVectors(), role);
+  if (reason === null) return { notice: null };
+  if (mode === 'dense') {
+    const advice = role.provider === null ? ` ${deps.embedAdvice()}.` : '';
+    throw new QuireError('model_unavailable', `Dense search needs text embeddings, and ${reason}.${advice}`, {
+      suggestion: 'Search with mode "bm25" or "hybrid" meanwhile.',
+    });
+  }
+  return { notice: bm25OnlyNotice(reason) };
+}
+
 export async function searchChunks(
   deps: ChunkSearchDeps,
   query: string,
-  options: { k: number; mode?: ChunkMode; signal?: AbortSignal },
+  options: { k: number; mode?: ChunkMode; signal?: AbortSignal; documentIds?: string[] },
 ): Promise<ChunkSearchResult> {
-  const signal = options.signal ? { signal: options.signal } : {};
+  const signal = {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.documentIds ? { documentIds: options.documentIds } : {}),
+  };
   const role = deps.embedRole();
   const reason = missingVectorsReason(deps.textVectors(), role);
   const wanted = options.mode ?? 'hybrid';

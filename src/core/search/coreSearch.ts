@@ -4,7 +4,8 @@ import type { ChunkSearchDeps } from './chunkSearch';
 /** Text search over the core's index, with the embed role and advice the notices speak of. */
 export function chunkSearchDeps(core: Pick<Core, 'index' | 'models'>): ChunkSearchDeps {
   return {
-    search: (query, options) => core.index.search.chunks(query, options),
+    search: (query, { documentIds, ...options }) =>
+      core.index.search.chunks(query, { ...options, ...(documentIds ? { filter: { documentIds } } : {}) }),
     textVectors: () => core.index.vectors.status().text,
     embedRole: () => core.models.status().roles.find((role) => role.role === 'embed')!,
     embedAdvice: () => core.models.advice('embed'),

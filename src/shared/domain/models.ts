@@ -123,9 +123,13 @@ export const ProposedFile = z.object({
 });
 export type ProposedFile = z.infer<typeof ProposedFile>;
 
+/** The roles the setup covers: the model roles, and the reranker the search uses to re-order results. */
+export const SetupRole = z.enum([...ModelRole.options, 'rerank']);
+export type SetupRole = z.infer<typeof SetupRole>;
+
 /** How the setup would serve one role, and why. */
 export const RoleProposal = z.object({
-  role: ModelRole,
+  role: SetupRole,
   modelId: z.string(),
   label: z.string(),
   /** download: files from the model host; ollama: `ollama pull`; present: already on disk; server: already served. */

@@ -5,13 +5,13 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ModelRole } from '../../../shared/domain/models';
 import {
   CATALOGUE,
   candidatesFor,
   localFileName,
   RUNTIMES_IN_THIS_BUILD,
   type CatalogueModel,
+  type CatalogueRole,
 } from './catalogue';
 
 export interface ModelsFolder {
@@ -66,18 +66,20 @@ export async function scanModelsFolder(
 }
 
 /** A GGUF the user put in the models folder that serves `role`: embedding files by name, projectors never. */
-export function placedGgufFor(role: ModelRole, otherGgufs: readonly string[]): string | null {
+export function placedGgufFor(role: CatalogueRole, otherGgufs: readonly string[]): string | null {
   const isEmbedding = (name: string) => /embed/i.test(name);
   const isProjector = (name: string) => /mmproj/i.test(name);
-  if (role === 'embed') return otherGgufs.find(isEmbedding) ?? null;
+  const isReranker = (name: string) => /rerank/i.test(name);
+  if (role === 'embed') return otherGgufs.find((name) => isEmbedding(name) && !isReranker(name)) ?? null;
+  if (role === 'rerank') return otherGgufs.find(isReranker) ?? null;
   if (role === 'decide' || role === 'answer')
-    return otherGgufs.find((name) => !isEmbedding(name) && !isProjector(name)) ?? null;
+    return otherGgufs.find((name) => !isEmbedding(name) && !isProjector(name) && !isReranker(name)) ?? null;
   return null;
 }
 
 /** The model in the folder that `role` uses: the strongest whole catalogue model, else a placed GGUF. */
 export function localModelFor(
-  role: ModelRole,
+  role: CatalogueRole,
   folder: ModelsFolder,
   catalogue: readonly CatalogueModel[] = CATALOGUE,
 ): LocalModel | null {

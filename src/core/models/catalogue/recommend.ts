@@ -5,7 +5,7 @@
  * advice in status messages all read it, so they never disagree.
  */
 import { basename } from 'node:path';
-import type { ModelRole, RoleProposal, SetupProposal } from '../../../shared/domain/models';
+import type { RoleProposal, SetupProposal } from '../../../shared/domain/models';
 import { appHeadroomBytes, formatBytes, UNIFIED_GPU_WORKING_SET_SHARE } from '../../memory/capacity';
 import type { ServerInventory } from '../detection/detectServers';
 import { can, type ModelCapability } from '../detection/modelCapabilities';
@@ -17,6 +17,7 @@ import {
   memoryBytes,
   RUNTIMES_IN_THIS_BUILD,
   type CatalogueModel,
+  type CatalogueRole,
 } from './catalogue';
 import { localModelFor, type ModelsFolder } from './modelsFolder';
 
@@ -47,14 +48,17 @@ export interface ProposalOptions {
  */
 const CPU_MAX_STRENGTH = 2;
 
-const ROLES: readonly ModelRole[] = ['decide', 'answer', 'embed', 'pageEmbed', 'see'];
+/** Every role, and the reranker the agent's search uses to re-order results. */
+const ROLES: readonly CatalogueRole[] = ['decide', 'answer', 'embed', 'pageEmbed', 'see', 'rerank'];
 
-const ROLE_NEEDS: Record<ModelRole, ModelCapability> = {
+/** What a served model must do to take a role; no server API ranks passages, so `rerank` has none. */
+const ROLE_NEEDS: Record<CatalogueRole, ModelCapability | null> = {
   decide: 'chat',
   answer: 'chat',
   embed: 'embed',
   pageEmbed: 'multiVector',
   see: 'vision',
+  rerank: null,
 };
 
 /**
@@ -71,7 +75,7 @@ export function modelBudgetBytes(machine: Pick<MachineFacts, 'totalBytes' | 'uni
     : budget;
 }
 
-function strongest(role: ModelRole): CatalogueModel {
+function strongest(role: CatalogueRole): CatalogueModel {
   const model = candidatesFor(role)[0];
   if (!model) throw new Error(`The catalogue has no model for ${role}.`);
   return model;
@@ -79,12 +83,22 @@ function strongest(role: ModelRole): CatalogueModel {
 
 /** The catalogue model for `role` on this machine, and why. */
 export function pickModel(
-  role: ModelRole,
+  role: CatalogueRole,
   machine: Pick<MachineFacts, 'totalBytes' | 'unifiedMemory' | 'appleSilicon'>,
 ): { model: CatalogueModel; why: string } {
   if (role !== 'decide' && role !== 'answer') {
     const model = strongest(role);
-    const kind = { embed: 'text embedding', pageEmbed: 'page-image embedding', see: 'vision' }[role];
+    const kind = {
+      embed: 'text embedding',
+      pageEmbed: 'page-image embedding',
+      see: 'vision',
+      rerank: 'search result',
+    }[role];
+    if (role === 'rerank')
+      return {
+        model,
+        why: `the catalogue's reranker; without it the chat model re-ranks search results, more slowly`,
+      };
     return { model, why: `the catalogue's ${kind} model` };
   }
   const budget = modelBudgetBytes(machine);
@@ -110,12 +124,14 @@ export function pickModel(
   };
 }
 
-function suits(model: ServerInventory['served'][number], role: ModelRole): boolean {
+function suits(model: ServerInventory['served'][number], role: CatalogueRole): boolean {
+  const needs = ROLE_NEEDS[role];
+  if (needs === null) return false;
   if (role === 'embed') return can(model, 'embed') && !can(model, 'multiVector');
-  return can(model, ROLE_NEEDS[role]);
+  return can(model, needs);
 }
 
-function servedAlready(role: ModelRole, servers: readonly ServerInventory[]) {
+function servedAlready(role: CatalogueRole, servers: readonly ServerInventory[]) {
   for (const server of servers) {
     if (!server.reachable) continue;
     const model = server.served.find((candidate) => suits(candidate, role));
@@ -125,7 +141,7 @@ function servedAlready(role: ModelRole, servers: readonly ServerInventory[]) {
 }
 
 function proposeRole(
-  role: ModelRole,
+  role: CatalogueRole,
   machine: MachineFacts,
   there: WhatIsThere,
   options: ProposalOptions,

@@ -10,6 +10,7 @@ import type {
   RoleChoice,
   RoleProposal,
   SetupProposal,
+  SetupRole,
 } from '../../../shared/domain/models';
 import { QuireError, toErrorInfo } from '../../../shared/errors';
 import { offlineAdvice } from '../catalogue/advice';
@@ -71,7 +72,7 @@ export class SetupService {
    * Fails fast, with what to do instead, when a file the proposal downloads cannot be reached: asks
    * the host about the first file and gives it a few seconds.
    */
-  async checkHosts(proposal: SetupProposal, roles: readonly ModelRole[] = allRoles(proposal)): Promise<void> {
+  async checkHosts(proposal: SetupProposal, roles: readonly SetupRole[] = allRoles(proposal)): Promise<void> {
     const url = proposal.roles.find((role) => roles.includes(role.role) && role.source === 'download')
       ?.files[0]?.url;
     if (!url) return;
@@ -99,7 +100,7 @@ export class SetupService {
   }
 
   /** Starts what `roles` of the proposal need; one setup runs at a time. */
-  start(proposal: SetupProposal, roles: readonly ModelRole[] = allRoles(proposal)): SetupRun {
+  start(proposal: SetupProposal, roles: readonly SetupRole[] = allRoles(proposal)): SetupRun {
     if (this.running) return this.running;
     const chosen = proposal.roles.filter((role) => roles.includes(role.role));
     const models = this.deps.models;
@@ -139,7 +140,7 @@ export class SetupService {
   }
 }
 
-function allRoles(proposal: SetupProposal): ModelRole[] {
+function allRoles(proposal: SetupProposal): SetupRole[] {
   return proposal.roles.map((role) => role.role);
 }
 
@@ -150,7 +151,8 @@ function choicesFor(
 ): Partial<Record<ModelRole, RoleChoice>> {
   const choices: Partial<Record<ModelRole, RoleChoice>> = {};
   for (const role of roles) {
-    if (!role.runtimeReady) continue;
+    // The reranker has no setting: the search finds it in the models folder.
+    if (!role.runtimeReady || role.role === 'rerank') continue;
     if ((role.source === 'ollama' || role.source === 'server') && role.server) {
       choices[role.role] = { model: role.ollamaModel ?? role.modelId, endpoint: role.server };
     } else if (role.files[0] && (role.role === 'decide' || role.role === 'answer' || role.role === 'embed')) {

@@ -1,7 +1,10 @@
 import type { RunStatus } from './runReducer';
 
 /** What each ending is called on screen, and how it looks; the same words as `quire ask`. */
-const STATUS_VIEW: Record<Exclude<RunStatus, 'running'>, { label: string; tone: string; title: string }> = {
+const STATUS_VIEW: Record<
+  Exclude<RunStatus, 'running' | 'paused'>,
+  { label: string; tone: string; title: string }
+> = {
   answered: {
     label: 'Verified',
     tone: 'badge--indexed',
@@ -21,9 +24,9 @@ const STATUS_VIEW: Record<Exclude<RunStatus, 'running'>, { label: string; tone: 
   cancelled: { label: 'Stopped', tone: '', title: 'Stopped before the answer was finished.' },
 };
 
-/** The status every finished answer carries. */
+/** The status every finished answer carries; a run waiting on a clarification has none yet. */
 export function AnswerStatusBadge({ status }: { status: RunStatus }) {
-  if (status === 'running') return null;
+  if (status === 'running' || status === 'paused') return null;
   const view = STATUS_VIEW[status];
   return (
     <span

@@ -1,12 +1,13 @@
-import type { ModelRole, RoleResolution } from '../../../../shared/domain/models';
+import type { RoleResolution, SetupRole } from '../../../../shared/domain/models';
 import { RoleChoiceSelect } from './RoleChoiceSelect';
 
-export const ROLE_LABELS: Record<ModelRole, string> = {
+export const ROLE_LABELS: Record<SetupRole, string> = {
   decide: 'Deciding the next step',
   answer: 'Writing answers',
   embed: 'Text embeddings',
   pageEmbed: 'Page image embeddings',
   see: 'Reading page images',
+  rerank: 'Re-ordering search results',
 };
 
 const PROVIDER_LABELS = {
