@@ -26,7 +26,7 @@ import { planLocalModel } from './memory/localModelPlan';
 import { ModelService } from './models/modelService';
 import { ModelSettingsStore } from './models/modelSettingsStore';
 import { RetrievalService } from './retrieval/retrievalService';
-import { WebService } from './web/webService';
+import { WebService, webDownloadsFolder } from './web/webService';
 import { UpdateService, type Updater } from './updates/updateService';
 
 export interface CoreConfig {
@@ -95,7 +95,11 @@ export interface Core {
 
 export function createCore(config: CoreConfig): Core {
   const events = new Emitter<CoreEvents>();
-  const library = new LibraryService({ dataDir: config.dataDir, watch: config.watch ?? false });
+  const library = new LibraryService({
+    dataDir: config.dataDir,
+    watch: config.watch ?? false,
+    documentFoldersInDataDir: [webDownloadsFolder(config.dataDir)],
+  });
   const pageImages = new PageImageStore(join(config.dataDir, 'pages'));
   library.events.on('changed', (snapshot) => events.emit('library.onChanged', snapshot));
 

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { BrowserWindow } from 'electron';
+import { BrowserWindow, shell } from 'electron';
+import { externalUrlToOpen } from './externalLinks';
 import { trustedPageMatcher } from './trustedPage';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -33,9 +34,14 @@ export function createMainWindow(): BrowserWindow {
     },
   });
 
-  // The page never leaves Quire and opens no windows: it has no links to the web, so nothing is
-  // handed to the system browser either.
-  window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  // The page never leaves Quire and opens no windows; a web link it shows (a PDF proposed from a web
+  // search) goes to the system browser only as a plain http(s) URL (externalLinks.ts).
+  window.webContents.setWindowOpenHandler(({ url }) => {
+    const link = externalUrlToOpen(url);
+    // Reviewed: only the checked URL above reaches openExternal.
+    if (link) void shell.openExternal(link); // eng-disable OPEN_EXTERNAL_JS_CHECK
+    return { action: 'deny' };
+  });
   window.webContents.on('will-navigate', (event, url) => {
     if (!isTrustedUrl(url)) event.preventDefault();
   });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { externalUrlToOpen } from '../../src/main/externalLinks';
 import { osEncryptionProtects } from '../../src/main/secretBackend';
 import { trustedPageMatcher } from '../../src/main/trustedPage';
 
@@ -60,5 +61,25 @@ describe('the renderer’s own CSP', () => {
     const policy = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1] ?? '';
     expect(policy).toContain("default-src 'self'");
     expect(/connect-src ([^;]*)/.exec(policy)?.[1]?.trim()).toBe("'self'");
+  });
+});
+
+describe('links handed to the system browser', () => {
+  it('are plain http(s) URLs without credentials, nothing else', () => {
+    expect(externalUrlToOpen('https://arxiv.org/pdf/2401.00001.pdf')).toBe(
+      'https://arxiv.org/pdf/2401.00001.pdf',
+    );
+    expect(externalUrlToOpen('http://example.org/a b.pdf')).toBe('http://example.org/a%20b.pdf');
+    for (const url of [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'data:text/html,hi',
+      'smb://host/share',
+      'vscode://file/x',
+      'https://user:secret@example.org/',
+      'not a url',
+    ]) {
+      expect(externalUrlToOpen(url), url).toBeNull();
+    }
   });
 });
