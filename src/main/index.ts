@@ -4,8 +4,8 @@
  */
 import type { BrowserWindow } from 'electron';
 import { app } from 'electron';
-import { guardProcess } from '../core/common/processGuards';
-import { createCore, type Core } from '../core/createCore';
+import { guardProcess } from '../core/desktop';
+import { createCore, type Core } from '../core/desktop';
 import { registerIpc } from './ipc/registerIpc';
 import { createSafeStorageSecrets } from './secretStore';
 import { hardenSession } from './security';

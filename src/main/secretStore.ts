@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { safeStorage } from 'electron';
-import { writeJsonAtomic } from '../core/common/atomicFile';
-import type { SecretStore } from '../core/ingestion/passwordVault';
+import { writeJsonAtomic } from '../core/desktop';
+import type { SecretStore } from '../core/desktop';
 
 /**
  * Secrets encrypted by the operating system's keychain (safeStorage) and kept, encrypted, in one file

@@ -1,0 +1,25 @@
+import type { AgentService } from './agent/agentService';
+import type { PageImageStore } from './documents/render/pageImageStore';
+import type { Index } from './index/openIndex';
+import type { Ingestion } from './ingestion/ingestion';
+import type { LibraryService } from './library/libraryService';
+import type { MemoryBudgetService } from './memory/memoryBudgetService';
+import type { ModelService } from './models/modelService';
+import type { ModelSettingsStore } from './models/modelSettingsStore';
+
+/**
+ * The services the composition root builds, as the modules that use them see them (the contract's
+ * handlers, the agent's ports, page images). Kept apart from createCore so those modules do not
+ * import the root that imports them.
+ */
+export interface CoreServices {
+  readonly library: LibraryService;
+  /** Open after `start()`. */
+  readonly index: Index;
+  readonly ingestion: Ingestion;
+  readonly pageImages: PageImageStore;
+  readonly memory: MemoryBudgetService;
+  readonly models: ModelService;
+  readonly modelSettings: ModelSettingsStore;
+  readonly agent: AgentService;
+}
