@@ -6,6 +6,7 @@ import type { LibraryService } from './library/libraryService';
 import type { MemoryBudgetService } from './memory/memoryBudgetService';
 import type { ModelService } from './models/modelService';
 import type { ModelSettingsStore } from './models/modelSettingsStore';
+import type { UpdateService } from './updates/updateService';
 
 /**
  * The services the composition root builds, as the modules that use them see them (the contract's
@@ -22,4 +23,5 @@ export interface CoreServices {
   readonly models: ModelService;
   readonly modelSettings: ModelSettingsStore;
   readonly agent: AgentService;
+  readonly updates: UpdateService;
 }

@@ -5,3 +5,5 @@ export { createCore, type Core } from './createCore';
 export { guardProcess } from './common/processGuards';
 export { writeJsonAtomic } from './common/atomicFile';
 export type { SecretStore } from './ingestion/passwordVault';
+export { useChildLauncher, type ChildHandle, type ChildLauncher } from './common/entryPoints';
+export type { Updater } from './updates/updateService';

@@ -3,14 +3,16 @@
  * malformed models (GGML_ASSERT), so only this process dies and the parent reports it.
  */
 import { QuireError } from '../../../shared/errors';
+import { parentChannel } from '../../common/parentChannel';
 import { LlamaEngine } from './llamaEngine';
 import type { HostErrorInfo, HostReply, HostRequest } from './protocol';
 
 const engine = new LlamaEngine();
 const running = new Map<number, AbortController>();
+const parent = parentChannel();
 
 function send(reply: HostReply): void {
-  process.send?.(reply);
+  parent.send(reply);
 }
 
 function toHostError(error: unknown): HostErrorInfo {
@@ -58,10 +60,10 @@ async function handle(request: HostRequest): Promise<void> {
   } finally {
     running.delete(request.id);
   }
-  if (request.type === 'dispose') process.disconnect?.();
+  if (request.type === 'dispose') parent.close();
 }
 
-process.on('message', (message) => void handle(message as HostRequest));
+parent.onMessage((message) => void handle(message as HostRequest));
 // The parent went away: nothing is left to answer to.
-process.on('disconnect', () => process.exit(0));
+parent.onDisconnect(() => process.exit(0));
 send({ type: 'ready', pid: process.pid });

@@ -3,9 +3,8 @@
  * turns aborts and time-outs into `cancel` messages, and turns a dying child into one clear error for
  * every pending call. The next call starts a fresh child.
  */
-import type { ChildProcess } from 'node:child_process';
 import { QuireError } from '../../../shared/errors';
-import { forkChild } from '../../common/entryPoints';
+import { forkChild, type ChildHandle } from '../../common/entryPoints';
 import type {
   HostChatRequest,
   HostChatResult,
@@ -42,7 +41,7 @@ interface Pending {
 const STDERR_TAIL_CHARS = 4000;
 
 export class ModelHostClient {
-  private child: ChildProcess | null = null;
+  private child: ChildHandle | null = null;
   private loading: Promise<HostModelInfo> | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
@@ -117,7 +116,7 @@ export class ModelHostClient {
     }
   }
 
-  private async startChild(): Promise<ChildProcess> {
+  private async startChild(): Promise<ChildHandle> {
     if (this.child) await this.endChild(this.child);
     this.stderrTail = '';
     const child = forkChild(import.meta.url, './modelHost.child.ts', [], {
@@ -139,8 +138,8 @@ export class ModelHostClient {
         child.kill('SIGKILL');
         reject(new QuireError('timeout', `The model host for ${this.modelPath} did not start in time.`));
       }, this.options.loadTimeoutMs ?? 120_000);
-      const onMessage = (message: HostReply) => {
-        if (message.type !== 'ready') return;
+      const onMessage = (message: unknown) => {
+        if ((message as HostReply).type !== 'ready') return;
         cleanup();
         resolve(child);
       };
@@ -161,7 +160,7 @@ export class ModelHostClient {
   private send(
     request: DistributiveOmit<HostRequest, 'id'>,
     options: HostCallOptions,
-    child: ChildProcess | null = this.child,
+    child: ChildHandle | null = this.child,
   ): Promise<unknown> {
     if (!child?.connected)
       return Promise.reject(
@@ -217,7 +216,7 @@ export class ModelHostClient {
   }
 
   /** Asks the child to stop request `id`; a child that does not answer within the grace period is killed. */
-  private abandon(child: ChildProcess, id: number): void {
+  private abandon(child: ChildHandle, id: number): void {
     if (!child.connected) return;
     child.send({ type: 'cancel', targetId: id } satisfies HostRequest, () => undefined);
     const watchdog = setTimeout(() => {
@@ -243,13 +242,13 @@ export class ModelHostClient {
     else pending.reject(new QuireError(reply.error.code, reply.error.message, { modelPath: this.modelPath }));
   }
 
-  private onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
+  private onExit(child: ChildHandle, code: number | null, signal: NodeJS.Signals | null): void {
     if (this.child !== child) return;
     const working = [...this.pending.values()].map((p) => p.what);
     this.failAll(child, '', this.crashError(working[0] ?? 'idle', code, signal));
   }
 
-  private failAll(child: ChildProcess, reason: string, error?: QuireError): void {
+  private failAll(child: ChildHandle, reason: string, error?: QuireError): void {
     if (this.child !== child) return;
     this.child = null;
     this.loading = null;
@@ -278,7 +277,7 @@ export class ModelHostClient {
   }
 
   /** Ends a child without asking it anything: closing the channel makes it exit, SIGKILL if it does not. */
-  private async endChild(child: ChildProcess): Promise<void> {
+  private async endChild(child: ChildHandle): Promise<void> {
     if (this.child === child) this.failAll(child, 'was stopped.');
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
