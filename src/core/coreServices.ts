@@ -1,4 +1,6 @@
 import type { AgentService } from './agent/agentService';
+import type { RetrievalService } from './retrieval/retrievalService';
+import type { WebService } from './web/webService';
 import type { PageImageStore } from './documents/render/pageImageStore';
 import type { Index } from './index/openIndex';
 import type { Ingestion } from './ingestion/ingestion';
@@ -23,5 +25,9 @@ export interface CoreServices {
   readonly models: ModelService;
   readonly modelSettings: ModelSettingsStore;
   readonly agent: AgentService;
+  /** Search with query rewriting and re-ranking. */
+  readonly retrieval: RetrievalService;
+  /** Web search (off by default) and approved PDF downloads. */
+  readonly web: WebService;
   readonly updates: UpdateService;
 }
