@@ -11,6 +11,7 @@ import type { AgentLimits } from './agent/limits';
 import { createAgentPorts } from './agentPorts';
 import { createCallHandlers } from './api/callHandlers';
 import { createDispatcher, type Dispatch } from './api/dispatcher';
+import type { CoreServices } from './coreServices';
 import { Emitter } from './common/emitter';
 import { createDocumentPool, type DocumentPool } from './documents/pool/documentPool';
 import { PageImageStore } from './documents/render/pageImageStore';
@@ -69,26 +70,12 @@ export interface CoreConfig {
 
 export type CoreEvents = { [K in EventName]: EventPayload<K> };
 
-export interface Core {
+export interface Core extends CoreServices {
   readonly config: Readonly<CoreConfig>;
-  readonly library: LibraryService;
   /** Every contract event, for transports to forward. */
   readonly events: Emitter<CoreEvents>;
   /** Every contract call, validated. */
   readonly dispatch: Dispatch;
-  /** Open after `start()`. */
-  readonly index: Index;
-  readonly ingestion: Ingestion;
-  readonly pageImages: PageImageStore;
-  readonly memory: MemoryBudgetService;
-  readonly models: ModelService;
-  readonly modelSettings: ModelSettingsStore;
-  readonly agent: AgentService;
-  /** Search with query rewriting and re-ranking. */
-  readonly retrieval: RetrievalService;
-  /** Web search (off by default) and approved PDF downloads. */
-  readonly web: WebService;
-  readonly updates: UpdateService;
   start(): Promise<void>;
   close(): Promise<void>;
 }

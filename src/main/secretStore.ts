@@ -1,8 +1,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { safeStorage } from 'electron';
-import { writeJsonAtomic } from '../core/common/atomicFile';
-import type { SecretStore } from '../core/ingestion/passwordVault';
+import { writeJsonAtomic, type SecretStore } from '../core/desktop';
 import { osEncryptionProtects } from './secretBackend';
 
 /**

@@ -9,7 +9,7 @@ import { Emitter } from '../common/emitter';
 import { idForPath } from '../common/ids';
 import { isInside } from '../common/paths';
 import { createLimiter } from '../common/limit';
-import { documentKindOf } from './documentKinds';
+import { documentKindOf } from '../documents/readers/formatReaders';
 import { walkDocuments } from './folderWalker';
 import { LibraryStore, type StoredDocument } from './libraryStore';
 import { countPages, type PageCount } from './pageCounter';
