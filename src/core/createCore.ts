@@ -25,6 +25,7 @@ import { LocalModels } from './models/llama/localModels';
 import { planLocalModel } from './memory/localModelPlan';
 import { ModelService } from './models/modelService';
 import { ModelSettingsStore } from './models/modelSettingsStore';
+import { UpdateService, type Updater } from './updates/updateService';
 
 export interface CoreConfig {
   /** Where Quire keeps its library list, index, page images, models and conversations. */
@@ -58,6 +59,8 @@ export interface CoreConfig {
   /** Embed indexed content in the background whenever an embedder is available. */
   embedInBackground?: boolean;
   agentLimits?: Partial<AgentLimits>;
+  /** The installed desktop app's updater (electron-updater); absent elsewhere. */
+  updater?: Updater | null;
 }
 
 export type CoreEvents = { [K in EventName]: EventPayload<K> };
@@ -77,6 +80,7 @@ export interface Core {
   readonly models: ModelService;
   readonly modelSettings: ModelSettingsStore;
   readonly agent: AgentService;
+  readonly updates: UpdateService;
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -133,6 +137,12 @@ export function createCore(config: CoreConfig): Core {
     onDownload: (progress) => events.emit('models.onDownload', progress),
   });
 
+  const updates = new UpdateService({
+    dataDir: config.dataDir,
+    updater: config.updater ?? null,
+    onStatus: (status) => events.emit('updates.onStatus', status),
+  });
+
   let index: Index | undefined;
   let ingestion: Ingestion | undefined;
   let pool: DocumentPool | undefined;
@@ -160,6 +170,7 @@ export function createCore(config: CoreConfig): Core {
     memory,
     models,
     modelSettings,
+    updates,
     dispatch: (name, input) => dispatch(name, input),
     async start() {
       index = await Index.open({
@@ -204,8 +215,10 @@ export function createCore(config: CoreConfig): Core {
         background.request();
       }
       if (config.ingest ?? true) ingestion.start();
+      await updates.load();
     },
     async close() {
+      updates.dispose();
       await agent?.close();
       await embedding?.close();
       models.stop();

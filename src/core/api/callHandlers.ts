@@ -38,5 +38,13 @@ export function createCallHandlers(core: Core): CallHandlers {
     'chat.conversations': () => core.agent.conversations(),
     'chat.conversation': ({ conversationId }) => core.agent.conversation(conversationId),
     'chat.trace': ({ runId }) => core.agent.trace(runId),
+    'updates.status': async () => core.updates.status(),
+    'updates.setEnabled': ({ enabled }) => core.updates.setEnabled(enabled),
+    'updates.check': () => core.updates.check(),
+    'updates.download': () => core.updates.download(),
+    'updates.install': async () => {
+      core.updates.install();
+      return null;
+    },
   };
 }

@@ -15,6 +15,7 @@ import {
   RoleChoice,
 } from '../domain/models';
 import { PageImage, SearchHit, SearchMode } from '../domain/search';
+import { UpdateStatus } from '../domain/updates';
 import type { ErrorInfo } from '../errors';
 
 const id = z.string().min(1).max(200);
@@ -83,6 +84,14 @@ export const calls = {
   'chat.conversations': { input: empty, output: z.array(ConversationSummary) },
   'chat.conversation': { input: z.object({ conversationId: id }).strict(), output: Conversation },
   'chat.trace': { input: z.object({ runId: id }).strict(), output: z.array(AgentEvent) },
+  'updates.status': { input: empty, output: UpdateStatus },
+  /** Turning checks on checks at once; nothing is downloaded without `updates.download`. */
+  'updates.setEnabled': { input: z.object({ enabled: z.boolean() }).strict(), output: UpdateStatus },
+  'updates.check': { input: empty, output: UpdateStatus },
+  /** The user's consent: downloads the version the last check offered and verifies it. */
+  'updates.download': { input: empty, output: UpdateStatus },
+  /** Quits, installs the downloaded version and starts it. */
+  'updates.install': { input: empty, output: z.null() },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {
@@ -92,6 +101,7 @@ export const events = {
   'memory.onBudget': MemoryBudget,
   'models.onStatus': ModelsStatus,
   'models.onDownload': DownloadProgress,
+  'updates.onStatus': UpdateStatus,
 } as const satisfies Record<string, z.ZodType>;
 
 export type CallName = keyof typeof calls;

@@ -4,9 +4,8 @@
  * clear error for every pending call. The next call starts a fresh child. Each runtime (llama.cpp,
  * ONNX Runtime, the vision model) names its child entry and its requests; the rest is here.
  */
-import type { ChildProcess } from 'node:child_process';
 import { QuireError } from '../../../shared/errors';
-import { forkChild } from '../../common/entryPoints';
+import { forkChild, type ChildHandle } from '../../common/entryPoints';
 import type { HostCancel, HostReply, HostRequestBase } from './protocol';
 
 export interface HostClientOptions<Request extends HostRequestBase> {
@@ -43,7 +42,7 @@ interface Pending {
 const STDERR_TAIL_CHARS = 4000;
 
 export class HostClient<Request extends HostRequestBase, LoadInfo> {
-  private child: ChildProcess | null = null;
+  private child: ChildHandle | null = null;
   private loading: Promise<LoadInfo> | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
@@ -71,11 +70,6 @@ export class HostClient<Request extends HostRequestBase, LoadInfo> {
 
   get isLoaded(): boolean {
     return this.child !== null && this.loading !== null;
-  }
-
-  /** The child's process id while it runs, for memory accounting. */
-  get pid(): number | null {
-    return this.child?.pid ?? null;
   }
 
   /** Loads the model if needed, then runs one request in the child. */
@@ -112,7 +106,7 @@ export class HostClient<Request extends HostRequestBase, LoadInfo> {
     }
   }
 
-  private async startChild(): Promise<ChildProcess> {
+  private async startChild(): Promise<ChildHandle> {
     if (this.child) await this.endChild(this.child);
     this.stderrTail = '';
     const { callerUrl, path } = this.hostOptions.entry;
@@ -135,8 +129,8 @@ export class HostClient<Request extends HostRequestBase, LoadInfo> {
         child.kill('SIGKILL');
         reject(new QuireError('timeout', `The model host for ${this.subject} did not start in time.`));
       }, this.hostOptions.loadTimeoutMs ?? 120_000);
-      const onMessage = (message: HostReply) => {
-        if (message.type !== 'ready') return;
+      const onMessage = (message: unknown) => {
+        if ((message as HostReply).type !== 'ready') return;
         cleanup();
         resolve(child);
       };
@@ -157,7 +151,7 @@ export class HostClient<Request extends HostRequestBase, LoadInfo> {
   private send(
     request: DistributiveOmit<Request, 'id'> | { type: 'dispose' },
     options: HostCallOptions,
-    child: ChildProcess | null = this.child,
+    child: ChildHandle | null = this.child,
   ): Promise<unknown> {
     if (!child?.connected)
       return Promise.reject(
@@ -210,7 +204,7 @@ export class HostClient<Request extends HostRequestBase, LoadInfo> {
   }
 
   /** Asks the child to stop request `id`; a child that does not answer within the grace period is killed. */
-  private abandon(child: ChildProcess, id: number): void {
+  private abandon(child: ChildHandle, id: number): void {
     if (!child.connected) return;
     child.send({ type: 'cancel', targetId: id } satisfies HostCancel, () => undefined);
     const watchdog = setTimeout(() => {
@@ -236,13 +230,13 @@ export class HostClient<Request extends HostRequestBase, LoadInfo> {
     else pending.reject(new QuireError(reply.error.code, reply.error.message, { modelPath: this.subject }));
   }
 
-  private onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
+  private onExit(child: ChildHandle, code: number | null, signal: NodeJS.Signals | null): void {
     if (this.child !== child) return;
     const working = [...this.pending.values()].map((p) => p.what);
     this.failAll(child, '', this.crashError(working[0] ?? 'idle', code, signal));
   }
 
-  private failAll(child: ChildProcess, reason: string, error?: QuireError): void {
+  private failAll(child: ChildHandle, reason: string, error?: QuireError): void {
     if (this.child !== child) return;
     this.child = null;
     this.loading = null;
@@ -270,7 +264,7 @@ export class HostClient<Request extends HostRequestBase, LoadInfo> {
   }
 
   /** Ends a child without asking it anything: closing the channel makes it exit, SIGKILL if it does not. */
-  private async endChild(child: ChildProcess): Promise<void> {
+  private async endChild(child: ChildHandle): Promise<void> {
     if (this.child === child) this.failAll(child, 'was stopped.');
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

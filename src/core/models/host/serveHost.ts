@@ -5,6 +5,7 @@
  * Runtime) takes only this process down; the parent reports it.
  */
 import { QuireError } from '../../../shared/errors';
+import { parentChannel } from '../../common/parentChannel';
 import type { HostCancel, HostErrorInfo, HostReply, HostRequestBase } from './protocol';
 
 export type HostSend = (reply: HostReply) => void;
@@ -14,9 +15,6 @@ export interface HostHandlers<Request extends HostRequestBase> {
   perform(request: Request, signal: AbortSignal, send: HostSend): Promise<unknown>;
 }
 
-function send(reply: HostReply): void {
-  process.send?.(reply);
-}
 
 export function toHostError(error: unknown): HostErrorInfo {
   if (error instanceof QuireError) return { code: error.code, message: error.message };
@@ -26,6 +24,8 @@ export function toHostError(error: unknown): HostErrorInfo {
 /** Starts answering the parent; call once, at the top of a `*.child.ts` module. */
 export function serveHost<Request extends HostRequestBase>(handlers: HostHandlers<Request>): void {
   const running = new Map<number, AbortController>();
+  const parent = parentChannel();
+  const send: HostSend = (reply) => parent.send(reply);
 
   async function handle(request: Request | HostCancel): Promise<void> {
     if (request.type === 'cancel') {
@@ -43,11 +43,11 @@ export function serveHost<Request extends HostRequestBase>(handlers: HostHandler
     } finally {
       running.delete(work.id);
     }
-    if (work.type === 'dispose') process.disconnect?.();
+    if (work.type === 'dispose') parent.close();
   }
 
-  process.on('message', (message) => void handle(message as Request | HostCancel));
+  parent.onMessage((message) => void handle(message as Request | HostCancel));
   // The parent went away: nothing is left to answer to.
-  process.on('disconnect', () => process.exit(0));
+  parent.onDisconnect(() => process.exit(0));
   send({ type: 'ready', pid: process.pid });
 }
