@@ -20,14 +20,17 @@ Commands:
   library add <folder>               add a folder to the library
   library remove <folder>            remove a folder from the library
   library list [--json]              the library's documents with pages, sizes and errors
-  index <folder> [--no-images]       add a folder and index it to completion
-  search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages]
+  index <folder> [--no-images] [--page-embedder PATH.onnx]
+                                     add a folder and index it to completion
+  search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages] [--page-embedder PATH.onnx]
   ask "<question>" [--model PATH.gguf] ask the library; cites pages
   models status [--model PATH.gguf]  each model role, servers found, the memory budget
 
 Options:
   --data-dir DIR   where Quire keeps its data (default: ${defaultDataDir()})
   --model PATH     a local GGUF for every text role (or QUIRE_MODEL)
+  --page-embedder PATH
+                   an ONNX page embedder (ColModernVBERT) run in-process (or QUIRE_PAGE_EMBEDDER)
   --server URL     a model server to use besides the ones found on this machine (or QUIRE_SERVERS)
   --json           machine-readable output
 `;
@@ -46,6 +49,7 @@ async function main(argv: string[]): Promise<void> {
       mode: { type: 'string' },
       'no-images': { type: 'boolean', default: false },
       model: { type: 'string' },
+      'page-embedder': { type: 'string' },
       server: { type: 'string', multiple: true },
     },
   });
@@ -57,6 +61,8 @@ async function main(argv: string[]): Promise<void> {
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
   const json = values.json ?? false;
   const modelPath = values.model ?? process.env.QUIRE_MODEL ?? null;
+  const pageEmbedderSetting = values['page-embedder'] ?? process.env.QUIRE_PAGE_EMBEDDER ?? null;
+  const pageEmbedderPath = pageEmbedderSetting ? resolve(pageEmbedderSetting) : null;
   const servers = [
     ...(values.server ?? []),
     ...(process.env.QUIRE_SERVERS?.split(',').filter(Boolean) ?? []),
@@ -71,13 +77,13 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'index':
-      await indexCommand(rest[0], { dataDir, json, images: !values['no-images'] });
+      await indexCommand(rest[0], { dataDir, json, images: !values['no-images'], pageEmbedderPath });
       return;
     case 'search': {
       const k = Number(values.k);
       if (!Number.isInteger(k) || k < 1 || k > 100)
         throw new QuireError('invalid_input', '--k must be between 1 and 100.');
-      await searchCommand(rest[0], { dataDir, json, k, mode: values.mode });
+      await searchCommand(rest[0], { dataDir, json, k, mode: values.mode, pageEmbedderPath });
       return;
     }
     case 'ask':

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { onnx } from 'onnx-proto';
+import onnxProto, { type onnx as OnnxTypes } from 'onnx-proto';
 import { SeededRandom } from '../../src/core/common/seededRandom';
 import { EMBEDDED_FILES_KEY, type PageEmbedderFiles } from '../../src/core/models/onnx/pageEmbedderFiles';
 
@@ -12,7 +12,12 @@ import { EMBEDDED_FILES_KEY, type PageEmbedderFiles } from '../../src/core/model
  * tokens) and its processor settings travel inside the file as metadata, so one file is a whole model.
  */
 
-export const TINY_PAGE_EMBEDDER = { dimensions: 128, imageSeqLen: 64, tileSize: 512, longestEdge: 2048 } as const;
+export const TINY_PAGE_EMBEDDER = {
+  dimensions: 128,
+  imageSeqLen: 64,
+  tileSize: 512,
+  longestEdge: 2048,
+} as const;
 
 export interface TinyPageEmbedderOptions {
   /** Seeds the weights: the same seed gives a byte-identical file. Defaults to 1. */
@@ -20,6 +25,9 @@ export interface TinyPageEmbedderOptions {
   /** Leaves the embedded tokenizer and settings out (a model that needs its files beside it). */
   withoutEmbeddedFiles?: boolean;
 }
+
+// onnx-proto is CommonJS: its namespace arrives as the default export under ES modules.
+const { onnx } = onnxProto;
 
 const FLOAT = onnx.TensorProto.DataType.FLOAT;
 const INT64 = onnx.TensorProto.DataType.INT64;
@@ -48,7 +56,8 @@ function specialTokens(): string[] {
     '<fake_token_around_image>',
     '<global-img>',
   ];
-  for (let row = 1; row <= 6; row++) for (let col = 1; col <= 6; col++) tokens.push(`<row_${row}_col_${col}>`);
+  for (let row = 1; row <= 6; row++)
+    for (let col = 1; col <= 6; col++) tokens.push(`<row_${row}_col_${col}>`);
   return tokens;
 }
 
@@ -117,33 +126,43 @@ export function tinyPageEmbedderFiles(): Omit<PageEmbedderFiles, 'modelPath'> {
   };
 }
 
-function floatTensor(name: string, dims: number[], random: SeededRandom, scale: number): onnx.ITensorProto {
+function floatTensor(
+  name: string,
+  dims: number[],
+  random: SeededRandom,
+  scale: number,
+): OnnxTypes.ITensorProto {
   const values = new Float32Array(dims.reduce((a, b) => a * b, 1));
   for (let i = 0; i < values.length; i++) values[i] = random.gaussian() * scale;
   return { name, dims, dataType: FLOAT, rawData: new Uint8Array(values.buffer) };
 }
 
-function int64Tensor(name: string, values: number[]): onnx.ITensorProto {
+function int64Tensor(name: string, values: number[]): OnnxTypes.ITensorProto {
   const data = new BigInt64Array(values.map(BigInt));
   return { name, dims: [values.length], dataType: INT64, rawData: new Uint8Array(data.buffer) };
 }
 
-function node(opType: string, input: string[], output: string[], attribute: onnx.IAttributeProto[] = []) {
+function node(
+  opType: string,
+  input: string[],
+  output: string[],
+  attribute: OnnxTypes.IAttributeProto[] = [],
+) {
   return { opType, input, output, name: output[0], attribute };
 }
 
-const ints = (name: string, values: number[]): onnx.IAttributeProto => ({
+const ints = (name: string, values: number[]): OnnxTypes.IAttributeProto => ({
   name,
   type: onnx.AttributeProto.AttributeType.INTS,
   ints: values,
 });
-const int = (name: string, value: number): onnx.IAttributeProto => ({
+const int = (name: string, value: number): OnnxTypes.IAttributeProto => ({
   name,
   type: onnx.AttributeProto.AttributeType.INT,
   i: value,
 });
 
-function valueInfo(name: string, elemType: number, dims: Array<string | number>): onnx.IValueInfoProto {
+function valueInfo(name: string, elemType: number, dims: Array<string | number>): OnnxTypes.IValueInfoProto {
   return {
     name,
     type: {
@@ -161,7 +180,7 @@ export function buildTinyPageEmbedder(options: TinyPageEmbedderOptions = {}): Ui
   const files = tinyPageEmbedderFiles();
   const vocabSize = specialTokens().length + 256;
   const d = TINY_PAGE_EMBEDDER.dimensions;
-  const graph: onnx.IGraphProto = {
+  const graph: OnnxTypes.IGraphProto = {
     name: 'tiny_page_embedder',
     initializer: [
       floatTensor('token_embedding', [vocabSize, d], random, 1),
@@ -191,7 +210,7 @@ export function buildTinyPageEmbedder(options: TinyPageEmbedderOptions = {}): Ui
     ],
     output: [valueInfo('embeddings', FLOAT, ['batch', 'tokens', d])],
   };
-  const model: onnx.IModelProto = {
+  const model: OnnxTypes.IModelProto = {
     irVersion: 8,
     opsetImport: [{ domain: '', version: 13 }],
     producerName: 'quire-tiny-page-embedder',
@@ -204,7 +223,10 @@ export function buildTinyPageEmbedder(options: TinyPageEmbedderOptions = {}): Ui
 }
 
 /** Writes the tiny model and returns its size in bytes. */
-export async function writeTinyPageEmbedder(path: string, options: TinyPageEmbedderOptions = {}): Promise<number> {
+export async function writeTinyPageEmbedder(
+  path: string,
+  options: TinyPageEmbedderOptions = {},
+): Promise<number> {
   const bytes = buildTinyPageEmbedder(options);
   await writeFile(path, bytes);
   return bytes.length;

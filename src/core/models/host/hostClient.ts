@@ -184,7 +184,10 @@ export class HostClient<Request extends HostRequestBase, LoadInfo> {
         timer = setTimeout(
           () =>
             giveUp(
-              new QuireError('timeout', `${capitalize(what)} on ${this.subject} took longer than ${seconds} s.`),
+              new QuireError(
+                'timeout',
+                `${capitalize(what)} on ${this.subject} took longer than ${seconds} s.`,
+              ),
             ),
           options.timeoutMs,
         );

@@ -15,7 +15,6 @@ export interface HostHandlers<Request extends HostRequestBase> {
   perform(request: Request, signal: AbortSignal, send: HostSend): Promise<unknown>;
 }
 
-
 export function toHostError(error: unknown): HostErrorInfo {
   if (error instanceof QuireError) return { code: error.code, message: error.message };
   return { code: 'model_failed', message: error instanceof Error ? error.message : String(error) };

@@ -3,7 +3,13 @@
  * llama requests, chat and embed.
  */
 import { HostClient, type HostCallOptions } from '../host/hostClient';
-import type { HostChatRequest, HostChatResult, HostModelInfo, HostRequest, LlamaLoadOptions } from './protocol';
+import type {
+  HostChatRequest,
+  HostChatResult,
+  HostModelInfo,
+  HostRequest,
+  LlamaLoadOptions,
+} from './protocol';
 
 export type { HostCallOptions } from '../host/hostClient';
 

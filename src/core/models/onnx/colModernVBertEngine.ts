@@ -94,7 +94,10 @@ export class ColModernVBertEngine {
     this.settings = null;
   }
 
-  private async open(options: OnnxPageEmbedderLoadOptions, providers: Array<'coreml' | 'cpu'>): Promise<void> {
+  private async open(
+    options: OnnxPageEmbedderLoadOptions,
+    providers: Array<'coreml' | 'cpu'>,
+  ): Promise<void> {
     try {
       this.session = await ort.InferenceSession.create(options.modelPath, {
         executionProviders: providers,
@@ -126,7 +129,11 @@ export class ColModernVBertEngine {
     }
   }
 
-  private async run(session: ort.InferenceSession, tokens: TokenBatch, pixels: ort.Tensor): Promise<MultiVector[]> {
+  private async run(
+    session: ort.InferenceSession,
+    tokens: TokenBatch,
+    pixels: ort.Tensor,
+  ): Promise<MultiVector[]> {
     const feeds: Record<string, ort.Tensor> = {
       input_ids: new ort.Tensor('int64', tokens.inputIds, [tokens.batch, tokens.length]),
       attention_mask: new ort.Tensor('int64', tokens.attentionMask, [tokens.batch, tokens.length]),
@@ -135,7 +142,10 @@ export class ColModernVBertEngine {
     const results = await session.run(feeds);
     const output = results[session.outputNames[0]!];
     if (!output || output.type !== 'float32' || output.dims.length !== 3) {
-      throw new QuireError('model_failed', 'The page embedder returned no [batch, tokens, dimensions] float output.');
+      throw new QuireError(
+        'model_failed',
+        'The page embedder returned no [batch, tokens, dimensions] float output.',
+      );
     }
     const [batch, length, dimensions] = output.dims.map(Number) as [number, number, number];
     if (batch !== tokens.batch || length !== tokens.length) {
@@ -144,12 +154,22 @@ export class ColModernVBertEngine {
         `The page embedder returned ${batch}x${length} vectors for ${tokens.batch}x${tokens.length} tokens.`,
       );
     }
-    const vectors = maskedUnitRows(output.data as Float32Array, tokens.attentionMask, batch, length, dimensions);
+    const vectors = maskedUnitRows(
+      output.data as Float32Array,
+      tokens.attentionMask,
+      batch,
+      length,
+      dimensions,
+    );
     for (const value of Object.values(results)) value.dispose();
     return vectors;
   }
 
-  private ready(): { session: ort.InferenceSession; tokenizer: PromptTokenizer; settings: ColModernVBertSettings } {
+  private ready(): {
+    session: ort.InferenceSession;
+    tokenizer: PromptTokenizer;
+    settings: ColModernVBertSettings;
+  } {
     if (!this.session || !this.tokenizer || !this.settings) {
       throw new QuireError('model_unavailable', 'The page embedder is not loaded.');
     }

@@ -66,10 +66,7 @@ function triple(value: unknown, fallback: number, what: string): [number, number
 export function colModernVBertSettings(files: Omit<PageEmbedderFiles, 'modelPath'>): ColModernVBertSettings {
   const pre = files.preprocessor;
   const processorType = pre.image_processor_type;
-  if (
-    processorType !== undefined &&
-    !/Idefics3|ModernVBert|SmolVLM/i.test(String(processorType))
-  ) {
+  if (processorType !== undefined && !/Idefics3|ModernVBert|SmolVLM/i.test(String(processorType))) {
     throw new QuireError(
       'model_failed',
       `The page embedder's image processor is ${String(processorType)}; only Idefics3-style (ColModernVBERT) models are supported.`,
@@ -99,7 +96,8 @@ export function colModernVBertSettings(files: Omit<PageEmbedderFiles, 'modelPath
       image.tileSize,
       'vision_config.image_size',
     ),
-    padId: typeof padding.pad_id === 'number' ? padding.pad_id : typeof configPad === 'number' ? configPad : 0,
+    padId:
+      typeof padding.pad_id === 'number' ? padding.pad_id : typeof configPad === 'number' ? configPad : 0,
     padLeft: String(padding.direction ?? tokenizerConfig.padding_side ?? 'right').toLowerCase() === 'left',
     maxLength: limits.length > 0 ? Math.min(...limits) : DEFAULTS.maxLength,
   };

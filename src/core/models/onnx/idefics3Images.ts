@@ -92,15 +92,20 @@ function writeTile(
     for (let y = 0; y < size; y++) {
       const source = ((top + y) * image.width + left) * 3 + c;
       const target = channelBase + y * size;
-      for (let x = 0; x < size; x++) out[target + x] = (image.data[source + x * 3]! * scale - offset) / divide;
+      for (let x = 0; x < size; x++)
+        out[target + x] = (image.data[source + x * 3]! * scale - offset) / divide;
     }
   }
 }
 
 /** Decodes an encoded image (PNG, JPEG, WebP...) and turns it into the model's pixel input. */
-export async function preprocessImage(bytes: Uint8Array, settings: ImageSettings): Promise<PreprocessedImage> {
+export async function preprocessImage(
+  bytes: Uint8Array,
+  settings: ImageSettings,
+): Promise<PreprocessedImage> {
   let image = await decodeRgb(bytes);
-  if (settings.resize) image = await resized(image, ...longEdgeSize(image.width, image.height, settings.longestEdge));
+  if (settings.resize)
+    image = await resized(image, ...longEdgeSize(image.width, image.height, settings.longestEdge));
   const tile = settings.tileSize;
   if (!settings.split) {
     const square = await resized(image, tile, tile);
