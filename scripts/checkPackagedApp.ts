@@ -71,6 +71,10 @@ for (const path of notShipped) {
     problems.push(`${packedAnyway} was packed, though build/runtimeModules.ts leaves ${path} out`);
 }
 if (!packedFiles.has('out/main/index.js')) problems.push('out/main/index.js is missing from app.asar');
+// Models arrive through first-run setup, never inside the installer.
+for (const file of packedFiles) {
+  if (/\.(gguf|onnx|safetensors|mlmodel)$/i.test(file)) problems.push(`${file}: model weights were packed`);
+}
 
 if (isMac) {
   const plist = readFileSync(join(appPath, 'Contents', 'Info.plist'), 'utf8');

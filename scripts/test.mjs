@@ -16,6 +16,8 @@ function run(label, command, args) {
   const result = spawnSync(command, args, {
     stdio: 'inherit',
     env: { ...process.env, LANCEDB_LOG: 'error' },
+    // npm and npx are .cmd scripts on Windows, which only a shell runs.
+    shell: process.platform === 'win32',
   });
   return result.status === 0;
 }

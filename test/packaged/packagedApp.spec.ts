@@ -15,7 +15,8 @@ import { _electron as electron, expect, test, type ElectronApplication } from '@
 import type { QuireApi } from '../../src/shared/ipc/contract';
 import { writeSamplePdfs } from '../helpers/samplePdfs';
 import { writeTinyGguf } from '../helpers/tinyModel';
-import { startOpenAIStandIn, type OpenAIStandIn } from '../standins/openaiStandIn';
+import type { OpenAIStandIn } from '../standins/openaiStandIn';
+import { startScriptedAgent } from '../standins/scriptedAgent';
 
 const executablePath = process.env.QUIRE_PACKAGED_APP;
 
@@ -34,16 +35,7 @@ test.beforeAll(async () => {
   if (!executablePath) {
     throw new Error('Set QUIRE_PACKAGED_APP to the packed app executable (electron-builder --dir output).');
   }
-  let step = 0;
-  standIn = await startOpenAIStandIn([{ id: 'scripted-chat', kind: 'chat' }], {
-    reply: (body) => {
-      if (body.response_format) {
-        const decision = decisions[Math.min(step++, decisions.length - 1)]!;
-        return [JSON.stringify({ reasoning: 'scripted', end: false, ...decision })];
-      }
-      return answer.match(/\S+\s*/g) ?? [answer];
-    },
-  });
+  standIn = await startScriptedAgent(decisions, answer);
   userData = await mkdtemp(join(tmpdir(), 'quire-packaged-data-'));
   folder = await mkdtemp(join(tmpdir(), 'quire-packaged-library-'));
   await writeSamplePdfs(folder);
