@@ -26,6 +26,8 @@ import { LocalPageEmbedders } from './models/onnx/localPageEmbedders';
 import { planLocalModel } from './memory/localModelPlan';
 import { ModelService } from './models/modelService';
 import { ModelSettingsStore } from './models/modelSettingsStore';
+import { RetrievalService } from './retrieval/retrievalService';
+import { WebService } from './web/webService';
 import { UpdateService, type Updater } from './updates/updateService';
 
 export interface CoreConfig {
@@ -49,6 +51,8 @@ export interface CoreConfig {
   modelPath?: string | null;
   /** An ONNX page embedder (ColModernVBERT-style) run in-process (`--page-embedder`, QUIRE_PAGE_EMBEDDER). */
   pageEmbedderPath?: string | null;
+  /** A reranker GGUF (`--reranker`, QUIRE_RERANKER); else a downloaded catalogue reranker, if any. */
+  rerankerPath?: string | null;
   /** Look for Ollama and OpenAI-compatible servers on this machine's known ports. */
   detectServers?: boolean;
   /** Look for model servers at start and every few minutes; commands that use no model skip it. */
@@ -83,6 +87,10 @@ export interface Core {
   readonly models: ModelService;
   readonly modelSettings: ModelSettingsStore;
   readonly agent: AgentService;
+  /** Search with query rewriting and re-ranking. */
+  readonly retrieval: RetrievalService;
+  /** Web search (off by default) and approved PDF downloads. */
+  readonly web: WebService;
   readonly updates: UpdateService;
   /** Vectors filled in the background; null when this core does not embed (one-shot commands). */
   readonly embedding: BackgroundEmbedding | null;
@@ -149,6 +157,22 @@ export function createCore(config: CoreConfig): Core {
     onDownload: (progress) => events.emit('models.onDownload', progress),
   });
 
+  const retrieval = new RetrievalService({
+    index: () => core.index,
+    chatModel: () => models.chatModel('decide'),
+    memory,
+    dataDir: config.dataDir,
+    rerankerPath: config.rerankerPath ?? null,
+    gpu: config.gpu ?? 'auto',
+    ...(config.modelThreads ? { threads: config.modelThreads } : {}),
+  });
+
+  const web = new WebService({
+    dataDir: config.dataDir,
+    addLibraryFolder: (path) => library.addFolder(path),
+    isLibraryFolder: (path) => library.rootPaths().includes(path),
+  });
+
   const updates = new UpdateService({
     dataDir: config.dataDir,
     updater: config.updater ?? null,
@@ -184,6 +208,8 @@ export function createCore(config: CoreConfig): Core {
     pageImages,
     memory,
     models,
+    retrieval,
+    web,
     modelSettings,
     updates,
     dispatch: (name, input) => dispatch(name, input),
@@ -220,6 +246,7 @@ export function createCore(config: CoreConfig): Core {
       agent.onEvent((event) => events.emit('chat.onEvent', event));
       await memory.refresh();
       await modelSettings.load();
+      await web.load();
       if (config.watch) stopWatchingMemory = memory.watch();
       if (config.findModels ?? true) await models.start();
       if (config.embedInBackground ?? config.watch ?? false) {
@@ -240,6 +267,7 @@ export function createCore(config: CoreConfig): Core {
       stopWatchingMemory?.();
       await localModels.dispose();
       await localPageEmbedders.dispose();
+      await retrieval.dispose();
       await ingestion?.dispose();
       await pool?.close();
       await library.close();

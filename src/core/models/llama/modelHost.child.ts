@@ -22,6 +22,8 @@ serveHost<Exclude<HostRequest, { type: 'cancel' }>>({
       }
       case 'embed':
         return engine.embed(request.texts, { signal });
+      case 'rank':
+        return engine.rank(request.query, request.documents, { signal });
       case 'unload':
         await engine.unload();
         return null;

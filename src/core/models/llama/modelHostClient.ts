@@ -49,4 +49,8 @@ export class ModelHostClient extends HostClient<LlamaRequest, HostModelInfo> {
   async embed(texts: string[], options: HostCallOptions = {}): Promise<Float32Array[]> {
     return (await this.work({ type: 'embed', texts }, options)) as Float32Array[];
   }
+
+  async rank(query: string, documents: string[], options: HostCallOptions = {}): Promise<number[]> {
+    return (await this.work({ type: 'rank', query, documents }, options)) as number[];
+  }
 }
