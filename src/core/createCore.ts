@@ -23,6 +23,7 @@ import { LibraryService } from './library/libraryService';
 import { MemoryBudgetService } from './memory/memoryBudgetService';
 import { localCandidates, userCandidates } from './models/detection/detectServers';
 import { LocalModels } from './models/llama/localModels';
+import { LocalPageEmbedders } from './models/onnx/localPageEmbedders';
 import { planLocalModel } from './memory/localModelPlan';
 import { ModelService } from './models/modelService';
 import { ModelSettingsStore } from './models/modelSettingsStore';
@@ -49,6 +50,8 @@ export interface CoreConfig {
   secrets?: SecretStore | null;
   /** A local GGUF that serves every text role (`--model`, QUIRE_MODEL). */
   modelPath?: string | null;
+  /** An ONNX page embedder (ColModernVBERT-style) run in-process (`--page-embedder`, QUIRE_PAGE_EMBEDDER). */
+  pageEmbedderPath?: string | null;
   /** A reranker GGUF (`--reranker`, QUIRE_RERANKER); else a downloaded catalogue reranker, if any. */
   rerankerPath?: string | null;
   /** Look for Ollama and OpenAI-compatible servers on this machine's known ports. */
@@ -76,6 +79,8 @@ export interface Core extends CoreServices {
   readonly events: Emitter<CoreEvents>;
   /** Every contract call, validated. */
   readonly dispatch: Dispatch;
+  /** Vectors filled in the background; null when this core does not embed (one-shot commands). */
+  readonly embedding: BackgroundEmbedding | null;
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -97,6 +102,11 @@ export function createCore(config: CoreConfig): Core {
     contextSizeFor: (path) => planLocalModel(memory, path),
     onMemoryEntry: (entry) => memory.setEntry(entry),
     gpu: config.gpu ?? 'auto',
+    ...(config.modelThreads ? { threads: config.modelThreads } : {}),
+  });
+  const localPageEmbedders = new LocalPageEmbedders({
+    onMemoryEntry: (entry) => memory.setEntry(entry),
+    accelerator: config.gpu ?? 'auto',
     ...(config.modelThreads ? { threads: config.modelThreads } : {}),
   });
   const modelSettings = new ModelSettingsStore(config.dataDir, () => models.refresh());
@@ -122,6 +132,8 @@ export function createCore(config: CoreConfig): Core {
     memory: () => memory.budget,
     localModelPath: config.modelPath ?? null,
     createLocalModel: (path) => localModels.load(path),
+    pageEmbedderPath: config.pageEmbedderPath ?? null,
+    createPageEmbedder: (path) => localPageEmbedders.load(path),
     settings: () => modelSettings.current.roles,
     candidates: () => [
       ...(config.detectServers === false ? [] : localCandidates()),
@@ -180,6 +192,9 @@ export function createCore(config: CoreConfig): Core {
     },
     get agent() {
       return opened(agent, 'agent');
+    },
+    get embedding() {
+      return embedding ?? null;
     },
     pageImages,
     memory,
@@ -242,6 +257,7 @@ export function createCore(config: CoreConfig): Core {
       models.stop();
       stopWatchingMemory?.();
       await localModels.dispose();
+      await localPageEmbedders.dispose();
       await retrieval.dispose();
       await ingestion?.dispose();
       await pool?.close();
