@@ -11,6 +11,7 @@ import type { AgentLimits } from './agent/limits';
 import { createAgentPorts } from './agentPorts';
 import { createCallHandlers } from './api/callHandlers';
 import { createDispatcher, type Dispatch } from './api/dispatcher';
+import type { CoreServices } from './coreServices';
 import { Emitter } from './common/emitter';
 import { createDocumentPool, type DocumentPool } from './documents/pool/documentPool';
 import { PageImageStore } from './documents/render/pageImageStore';
@@ -22,6 +23,7 @@ import { LibraryService } from './library/libraryService';
 import { MemoryBudgetService } from './memory/memoryBudgetService';
 import { localCandidates, userCandidates } from './models/detection/detectServers';
 import { LocalModels } from './models/llama/localModels';
+import { LocalPageEmbedders } from './models/onnx/localPageEmbedders';
 import { planLocalModel } from './memory/localModelPlan';
 import { ModelService } from './models/modelService';
 import { readMachineFacts } from './models/setup/machineFacts';
@@ -31,7 +33,7 @@ import { ModelSettingsStore } from './models/modelSettingsStore';
 import { RetrievalService } from './retrieval/retrievalService';
 import { checkSearchMode } from './search/chunkSearch';
 import { chunkSearchDeps } from './search/coreSearch';
-import { WebService } from './web/webService';
+import { WebService, webDownloadsFolder } from './web/webService';
 import { UpdateService, type Updater } from './updates/updateService';
 
 export interface CoreConfig {
@@ -53,6 +55,8 @@ export interface CoreConfig {
   secrets?: SecretStore | null;
   /** A local GGUF that serves every text role (`--model`, QUIRE_MODEL). */
   modelPath?: string | null;
+  /** An ONNX page embedder (ColModernVBERT-style) run in-process (`--page-embedder`, QUIRE_PAGE_EMBEDDER). */
+  pageEmbedderPath?: string | null;
   /** A reranker GGUF (`--reranker`, QUIRE_RERANKER); else a downloaded catalogue reranker, if any. */
   rerankerPath?: string | null;
   /** Look for Ollama and OpenAI-compatible servers on this machine's known ports. */
@@ -78,36 +82,25 @@ export interface CoreConfig {
 
 export type CoreEvents = { [K in EventName]: EventPayload<K> };
 
-export interface Core {
+export interface Core extends CoreServices {
   readonly config: Readonly<CoreConfig>;
-  readonly library: LibraryService;
   /** Every contract event, for transports to forward. */
   readonly events: Emitter<CoreEvents>;
   /** Every contract call, validated. */
   readonly dispatch: Dispatch;
-  /** Open after `start()`. */
-  readonly index: Index;
-  readonly ingestion: Ingestion;
-  readonly pageImages: PageImageStore;
-  readonly memory: MemoryBudgetService;
-  readonly models: ModelService;
-  readonly modelSettings: ModelSettingsStore;
-  readonly setup: SetupService;
-  readonly agent: AgentService;
-  /** Vectors for indexed content: attached to searches, filled in the background or on demand. Open after `start()`. */
+  /** Vectors for indexed content: attached to searches, filled in the background or on request. Open after `start()`. */
   readonly embedding: BackgroundEmbedding;
-  /** Search with query rewriting and re-ranking. */
-  readonly retrieval: RetrievalService;
-  /** Web search (off by default) and approved PDF downloads. */
-  readonly web: WebService;
-  readonly updates: UpdateService;
   start(): Promise<void>;
   close(): Promise<void>;
 }
 
 export function createCore(config: CoreConfig): Core {
   const events = new Emitter<CoreEvents>();
-  const library = new LibraryService({ dataDir: config.dataDir, watch: config.watch ?? false });
+  const library = new LibraryService({
+    dataDir: config.dataDir,
+    watch: config.watch ?? false,
+    documentFoldersInDataDir: [webDownloadsFolder(config.dataDir)],
+  });
   const pageImages = new PageImageStore(join(config.dataDir, 'pages'));
   library.events.on('changed', (snapshot) => events.emit('library.onChanged', snapshot));
 
@@ -120,12 +113,19 @@ export function createCore(config: CoreConfig): Core {
     gpu: config.gpu ?? 'auto',
     ...(config.modelThreads ? { threads: config.modelThreads } : {}),
   });
+  const localPageEmbedders = new LocalPageEmbedders({
+    onMemoryEntry: (entry) => memory.setEntry(entry),
+    accelerator: config.gpu ?? 'auto',
+    ...(config.modelThreads ? { threads: config.modelThreads } : {}),
+  });
   const modelSettings = new ModelSettingsStore(config.dataDir, () => models.refresh());
   const models: ModelService = new ModelService({
     dataDir: config.dataDir,
     memory: () => memory.budget,
     localModelPath: config.modelPath ?? null,
     createLocalModel: (path) => localModels.load(path),
+    pageEmbedderPath: config.pageEmbedderPath ?? null,
+    createPageEmbedder: (path) => localPageEmbedders.load(path),
     settings: () => modelSettings.current.roles,
     candidates: () => [
       ...(config.detectServers === false ? [] : localCandidates()),
@@ -268,6 +268,7 @@ export function createCore(config: CoreConfig): Core {
       await serverMemory.dispose();
       await models.dispose();
       await localModels.dispose();
+      await localPageEmbedders.dispose();
       await retrieval.dispose();
       await ingestion?.dispose();
       await pool?.close();

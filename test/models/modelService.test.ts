@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerCandidate } from '../../src/core/models/detection/detectServers';
 import type { CatalogueModel } from '../../src/core/models/catalogue/catalogue';
-import type { InProcessModel, IntervalTimers, ModelServiceDeps } from '../../src/core/models/modelService';
+import type { IntervalTimers, ModelServiceDeps } from '../../src/core/models/modelService';
+import type { InProcessModel } from '../../src/core/models/inProcessInstances';
 import { ModelService } from '../../src/core/models/modelService';
 import type { MemoryBudget, ModelsStatus } from '../../src/shared/domain/models';
 import { tempDir } from '../helpers/shared';

@@ -37,7 +37,7 @@ describe('the proposed model set', () => {
     const proposal = proposeModelSet(linux(24), { servers: [], folder: empty });
     expect(() => SetupProposal.parse(proposal)).not.toThrow();
     const roles = byRole(proposal);
-    expect(Object.keys(roles)).toEqual(['decide', 'answer', 'embed', 'pageEmbed', 'see']);
+    expect(Object.keys(roles)).toEqual(['decide', 'answer', 'embed', 'pageEmbed', 'see', 'rerank']);
     for (const role of proposal.roles) {
       expect(role.source).toBe('download');
       expect(role.files.length).toBeGreaterThan(0);
@@ -51,7 +51,7 @@ describe('the proposed model set', () => {
     }
     // decide and answer share one model: its download and memory count once.
     expect(roles.decide?.modelId).toBe(roles.answer?.modelId);
-    const once = ['answer', 'embed', 'pageEmbed', 'see'].reduce(
+    const once = ['answer', 'embed', 'pageEmbed', 'see', 'rerank'].reduce(
       (sum, role) => sum + (roles[role]?.downloadBytes ?? 0),
       0,
     );
@@ -60,6 +60,7 @@ describe('the proposed model set', () => {
     expect(roles.see?.runtimeReady).toBe(false);
     expect(roles.see?.reason).toContain('cannot run it in-process yet');
     expect(roles.answer?.runtimeReady).toBe(true);
+    expect(roles.pageEmbed?.runtimeReady).toBe(true);
   });
 
   it('scales the chat model with the machine: memory, and Metal or the CPU', () => {

@@ -25,7 +25,7 @@ import { realRoots } from '../library/pathPolicy';
 import type { AnyTool, ToolContext } from './tools/types';
 import { validateAnswer, type ValidationResult } from './validation';
 import { answerStatus } from './answerStatus';
-import type { RunAgentOptions, RunOutcome } from './runAgent';
+import type { RunAgentOptions, RunOutcome } from './runTypes';
 
 /** Consecutive unusable decisions after which the run stops asking the model and follows the plan. */
 const MAX_BAD_DECISIONS = 2;
@@ -350,26 +350,19 @@ export class AgentRun {
     return verdict;
   }
 
-  /**
-   * Grounds the last draft and reports it with its status (answerStatus.ts); the problems of a draft
-   * that failed the check become the insufficiencies shown.
-   */
+  /** Grounds the last draft and reports it with its status; a failed check's problems are shown. */
   finish(verdict: ValidationResult): Omit<RunOutcome, 'events'> {
-    const problems = verdict.passed ? [] : verdict.problems;
+    const { passed } = verdict;
     const grounded = groundCitations(this.lastDraft, this.state.sources);
     const insufficiencies = [
       ...(this.state.forcedReason ? [this.state.forcedReason] : []),
       ...researchInsufficiencies(this.state),
-      ...problems,
+      ...(passed ? [] : verdict.problems),
     ];
     const answer = grounded.text || 'No answer could be written from the documents.';
     for (const citation of grounded.citations) this.sink.emit({ type: 'citation', citation });
-    const status = answerStatus({
-      text: answer,
-      passed: verdict.passed,
-      citations: grounded.citations.length,
-      aboutFiles: this.state.requirements.aboutFiles,
-    });
+    const { aboutFiles } = this.state.requirements;
+    const status = answerStatus({ text: answer, passed, citations: grounded.citations.length, aboutFiles });
     this.sink.emit({ type: 'final', answer, citations: grounded.citations, insufficiencies });
     return { status, answer, citations: grounded.citations, insufficiencies, error: null };
   }

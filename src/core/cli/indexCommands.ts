@@ -18,6 +18,65 @@ function progressLine(progress: IndexProgress): string {
   );
 }
 
+interface PageVectorSummary {
+  embedder: string | null;
+  pages: number;
+  vectors: number;
+  seconds: number;
+  problems: string[];
+}
+
+interface TextEmbeddingSummary {
+  /** The embed role's model; null when none is set up, and `reason` says why. */
+  model: string | null;
+  items: number;
+  reason: string | null;
+}
+
+/**
+ * Embedding comes after the text and the page images, in the background stage the app runs too
+ * (text first, then pages); a one-shot command asks for one pass and waits for it to settle.
+ */
+async function embedLibrary(
+  core: Core,
+  live: boolean,
+): Promise<{ embedded: TextEmbeddingSummary; pageVectors: PageVectorSummary | null }> {
+  const started = Date.now();
+  const role = core.models.status().roles.find((candidate) => candidate.role === 'embed')!;
+  const problems: string[] = [];
+  let textItems = 0;
+  const offProblem = core.embedding.events.on('problem', (problem) => problems.push(problem.message));
+  const offProgress = core.embedding.events.on('progress', (progress) => {
+    if (progress.kind === 'text') textItems = progress.done;
+    if (live)
+      process.stderr.write(
+        `\r${progress.kind === 'text' ? 'text vectors' : 'page vectors'}: ${progress.done}/${progress.total}\x1b[K`,
+      );
+  });
+  core.embedding.request();
+  await core.embedding.whenIdle();
+  offProblem();
+  offProgress();
+  if (live) process.stderr.write('\n');
+  const embedded: TextEmbeddingSummary =
+    role.provider === null
+      ? { model: null, items: 0, reason: `no embedding model: ${core.models.advice('embed')}.` }
+      : { model: role.model, items: textItems, reason: null };
+  const pageEmbedder = core.index.vectors.status().page.active;
+  if (pageEmbedder === null && !core.config.pageEmbedderPath) return { embedded, pageVectors: null };
+  let pages = 0;
+  let vectors = 0;
+  for (const count of core.index.vectors.pageVectorCounts().values()) {
+    pages += count.pages;
+    vectors += count.vectors;
+  }
+  const seconds = (Date.now() - started) / 1000;
+  return {
+    embedded,
+    pageVectors: { embedder: pageEmbedder, pages, vectors, seconds, problems: [...new Set(problems)] },
+  };
+}
+
 /** `quire index <folder>`: adds the folder if needed and indexes the library to completion. */
 export async function indexCommand(
   folder: string | undefined,
@@ -25,11 +84,14 @@ export async function indexCommand(
 ): Promise<void> {
   if (!folder) throw new QuireError('invalid_input', 'Usage: quire index <folder>');
   const started = Date.now();
+  if (options.pageEmbedderPath !== null && !options.images)
+    throw new QuireError('invalid_input', '--page-embedder reads page images: leave out --no-images.');
   const core = createCore({
     dataDir: options.dataDir,
     renderImages: options.images,
     modelPath: options.modelPath,
     servers: options.servers,
+    pageEmbedderPath: options.pageEmbedderPath,
   });
   await core.start();
   try {
@@ -48,7 +110,7 @@ export async function indexCommand(
     } while (core.library.snapshot().scanning);
     off();
     if (live) process.stderr.write('\n');
-    const embedded = await embedLibrary(core, live);
+    const { embedded, pageVectors } = await embedLibrary(core, live);
     const documents = core.library.snapshot().documents;
     const stats = await core.index.maintenance.stats();
     const states: Record<string, number> = {};
@@ -67,9 +129,17 @@ export async function indexCommand(
       warnings: documents
         .filter((d) => d.state === 'indexed' && d.error !== null)
         .map((d) => ({ path: d.path, reason: d.error })),
+      ...(pageVectors ? { pageVectors } : {}),
     };
+    const pageVectorFailure = pageVectors?.problems.length
+      ? new QuireError(
+          'model_failed',
+          `The text index is complete, but page vectors could not be made: ${pageVectors.problems.join(' ')}`,
+        )
+      : null;
     if (options.json) {
       printJson(summary);
+      if (pageVectorFailure) throw pageVectorFailure;
       return;
     }
     console.log(
@@ -81,24 +151,14 @@ export async function indexCommand(
     for (const failure of summary.failures)
       console.log(`  ${failure.state}: ${failure.path}: ${failure.reason ?? ''}`);
     for (const warning of summary.warnings) console.log(`  warning: ${warning.path}: ${warning.reason}`);
+    if (pageVectors && !pageVectorFailure)
+      console.log(
+        `Page vectors: ${pageVectors.pages} pages, ${pageVectors.vectors} vectors in ${pageVectors.seconds.toFixed(1)} s (${pageVectors.embedder}).`,
+      );
+    if (pageVectorFailure) throw pageVectorFailure;
   } finally {
     await core.close();
   }
-}
-
-/** Embeds what the index lacks with the embed role's model, when there is one. */
-async function embedLibrary(
-  core: Core,
-  live: boolean,
-): Promise<{ model: string | null; items: number; reason: string | null }> {
-  const role = core.models.status().roles.find((candidate) => candidate.role === 'embed')!;
-  if (role.provider === null)
-    return { model: null, items: 0, reason: `no embedding model: ${core.models.advice('embed')}.` };
-  const items = await core.embedding.fill(({ done, total }) => {
-    if (live) process.stderr.write(`\rEmbedding ${done}/${total} with ${role.model}\x1b[K`);
-  });
-  if (live) process.stderr.write('\n');
-  return { model: role.model, items, reason: null };
 }
 
 /** `quire search "<query>"`: hits as `{path, page, score, snippet}`, pages 1-based; a notice on stderr when the mode differs. */
@@ -130,9 +190,11 @@ export async function searchCommand(
     modelPath: options.modelPath,
     rerankerPath: options.rerankerPath ? resolve(options.rerankerPath) : null,
     servers: options.servers,
+    pageEmbedderPath: options.pageEmbedderPath,
   });
   await core.start();
   try {
+    if (mode?.data === 'pages') await attachPageEmbedder(core, options.pageEmbedderPath);
     const result = await core.dispatch('search.retrieve', {
       query,
       k: options.k,
@@ -165,5 +227,27 @@ export async function searchCommand(
       console.log(`${hit.path} p.${hit.page}  (${hit.score.toFixed(3)})\n    ${hit.snippet}`);
   } finally {
     await core.close();
+  }
+}
+
+/** Loads the given page embedder for this search, when it is the one the library's page vectors came from. */
+async function attachPageEmbedder(core: Core, path: string | null): Promise<void> {
+  const active = core.index.vectors.status().page.active;
+  if (path === null) {
+    if (active === null) return;
+    throw new QuireError(
+      'model_unavailable',
+      `Page search needs the page embedder its vectors came from (${active}): pass it with --page-embedder or QUIRE_PAGE_EMBEDDER.`,
+    );
+  }
+  const embedder = await core.models.pageEmbedder();
+  if (!embedder) throw new QuireError('model_unavailable', `The page embedder ${path} could not be loaded.`);
+  if (core.index.vectors.attach({ page: embedder }).length === 0) {
+    throw new QuireError(
+      'model_unavailable',
+      active === null
+        ? `This library has no page vectors yet: run \`quire index <folder> --page-embedder ${path}\` first.`
+        : `This library's page vectors came from ${active}, not ${embedder.id}: index again with this page embedder to switch.`,
+    );
   }
 }

@@ -10,6 +10,8 @@ export interface ModelLaunchOptions {
   modelPath: string | null;
   /** `--server URL` (repeatable) and QUIRE_SERVERS (comma-separated): servers to use besides the ones found. */
   servers: string[];
+  /** `--page-embedder DIR` or QUIRE_PAGE_EMBEDDER: an ONNX page-embedder folder, as an absolute path. */
+  pageEmbedderPath: string | null;
   /** HF_ENDPOINT: a Hugging Face mirror to download catalogue models from (huggingface_hub's variable). */
   hubEndpoint?: string;
 }
@@ -17,6 +19,7 @@ export interface ModelLaunchOptions {
 export interface LaunchFlags {
   model?: string;
   server?: string[];
+  pageEmbedder?: string;
 }
 
 export function modelLaunchOptions(
@@ -24,6 +27,7 @@ export function modelLaunchOptions(
   env: Record<string, string | undefined> = process.env,
 ): ModelLaunchOptions {
   const model = flags.model ?? env.QUIRE_MODEL;
+  const pageEmbedder = flags.pageEmbedder ?? env.QUIRE_PAGE_EMBEDDER;
   const fromEnv = (env.QUIRE_SERVERS ?? '')
     .split(',')
     .map((url) => url.trim())
@@ -31,6 +35,7 @@ export function modelLaunchOptions(
   return {
     modelPath: model ? resolve(model) : null,
     servers: [...new Set([...(flags.server ?? []), ...fromEnv])],
+    pageEmbedderPath: pageEmbedder ? resolve(pageEmbedder) : null,
     ...(env.HF_ENDPOINT ? { hubEndpoint: env.HF_ENDPOINT } : {}),
   };
 }

@@ -22,14 +22,9 @@ import type { FetchLike } from './http/transport';
 import { LocalModelChecks } from './llama/localModelChecks';
 import type { InProcessAllowance, ResolvedRole, RoleSettings } from './roles';
 import { resolveRoles, ROLE_ORDER, toRoleResolution } from './roles';
+import { InProcessInstances, type InProcessInstancesDeps } from './inProcessInstances';
 import { ServerProviders } from './serverProviders';
 import type { ChatModel, ModelRoles, PageEmbedder, TextEmbedder } from './types';
-
-export interface InProcessModel {
-  chat: ChatModel;
-  embedder: TextEmbedder;
-  dispose?(): Promise<void>;
-}
 
 /** A model a server holds in memory, for the memory budget. */
 export interface LoadedServerModel {
@@ -55,8 +50,10 @@ export interface ModelServiceDeps {
   settings?: () => RoleSettings;
   /** From `--model` or QUIRE_MODEL. */
   localModelPath?: string | null;
-  /** Loads a GGUF in-process (in its own process); provided by the composition root. */
-  createLocalModel?: (path: string) => Promise<InProcessModel>;
+  createLocalModel?: InProcessInstancesDeps['createLocalModel'];
+  /** From `--page-embedder` or QUIRE_PAGE_EMBEDDER: an ONNX page embedder. */
+  pageEmbedderPath?: string | null;
+  createPageEmbedder?: InProcessInstancesDeps['createPageEmbedder'];
   /** Whether memory allows an in-process model now. */
   inProcess?: () => InProcessAllowance;
   /** Servers to probe: the known local ports plus endpoints the user added. */
@@ -83,7 +80,7 @@ export class ModelService implements ModelRoles {
   private folder: ModelsFolder;
   private roles: ResolvedRole[];
   private readonly providers: ServerProviders;
-  private readonly localModels = new Map<string, Promise<InProcessModel>>();
+  private readonly inProcess: InProcessInstances;
   private refreshing: Promise<ModelsStatus> | null = null;
   private nextRefresh: Promise<ModelsStatus> | null = null;
   private timer: unknown = null;
@@ -91,9 +88,23 @@ export class ModelService implements ModelRoles {
   private readonly localChecks = new LocalModelChecks();
   readonly catalogue: readonly CatalogueModel[];
   readonly modelsDir: string;
+  /** ONNX page embedders that failed to load, with the reason, until the next start. */
+  private readonly pageEmbedderProblems = new Map<string, string>();
 
   constructor(private readonly deps: ModelServiceDeps) {
     this.providers = new ServerProviders({ callTimeoutMs: deps.callTimeoutMs, fetch: deps.fetch });
+    this.inProcess = new InProcessInstances({
+      ...(deps.createLocalModel ? { createLocalModel: deps.createLocalModel } : {}),
+      ...(deps.createPageEmbedder ? { createPageEmbedder: deps.createPageEmbedder } : {}),
+      onLoadFailure: (kind, path, error) => {
+        if (kind === 'onnx') {
+          this.pageEmbedderProblems.set(path, error instanceof Error ? error.message : String(error));
+          this.applyResolution();
+        } else {
+          void this.localChecks.noteLoadFailure(path, error).then((noted) => noted && this.applyResolution());
+        }
+      },
+    });
     this.catalogue = deps.catalogue ?? CATALOGUE;
     this.modelsDir = join(deps.dataDir, 'models');
     this.folder = { dir: this.modelsDir, presentFiles: new Set(), otherGgufs: [] };
@@ -131,11 +142,7 @@ export class ModelService implements ModelRoles {
   async dispose(): Promise<void> {
     this.stop();
     await this.downloads.dispose();
-    const loaded = await Promise.allSettled([...this.localModels.values()]);
-    this.localModels.clear();
-    await Promise.allSettled(
-      loaded.flatMap((result) => (result.status === 'fulfilled' ? [result.value.dispose?.()] : [])),
-    );
+    await this.inProcess.dispose();
   }
 
   status(): ModelsStatus {
@@ -254,7 +261,7 @@ export class ModelService implements ModelRoles {
   async chatModel(role: 'decide' | 'answer' | 'see'): Promise<ChatModel | null> {
     if (await this.localChecks.check(this.localModelPaths())) this.applyResolution();
     const resolved = this.role(role);
-    if (resolved.via === 'local') return (await this.loadLocal(resolved.model!)).chat;
+    if (resolved.via === 'local') return (await this.inProcess.model(resolved.model!)).chat;
     return resolved.via === 'server' ? this.providers.chat(resolved) : null;
   }
 
@@ -265,6 +272,8 @@ export class ModelService implements ModelRoles {
 
   async pageEmbedder(): Promise<PageEmbedder | null> {
     const resolved = this.role('pageEmbed');
+    if (resolved.via === 'local' && resolved.provider === 'onnx')
+      return this.inProcess.pageEmbedder(resolved.model!);
     if (resolved.via === 'segments') {
       const via = resolved.provider === 'llama' ? 'local' : 'server';
       const text = await this.embedderFor({ ...resolved, role: 'embed', via });
@@ -333,7 +342,7 @@ export class ModelService implements ModelRoles {
       .map((choice) => choice?.model)
       .filter((model): model is string => model !== undefined && /\.gguf$/i.test(model));
     const folder = Object.values(this.folderModels())
-      .filter((local) => local.runtimeReady)
+      .filter((local) => local.runtimeReady && /\.gguf$/i.test(local.path))
       .map((local) => local.path);
     const given = this.deps.localModelPath ? [this.deps.localModelPath] : [];
     return [...new Set([...given, ...folder, ...chosen])];
@@ -346,8 +355,9 @@ export class ModelService implements ModelRoles {
       servers: this.servers,
       localModelPath: this.deps.localModelPath ?? null,
       localModels,
+      pageEmbedderPath: this.deps.pageEmbedderPath ?? null,
       inProcess: this.deps.inProcess?.() ?? { allowed: true },
-      unusableModels: this.localChecks.unusable(),
+      unusableModels: new Map([...this.localChecks.unusable(), ...this.pageEmbedderProblems]),
       advice: (role) => this.advice(role),
     });
   }
@@ -368,26 +378,7 @@ export class ModelService implements ModelRoles {
   }
 
   private async embedderFor(resolved: ResolvedRole): Promise<TextEmbedder | null> {
-    if (resolved.via === 'local') return (await this.loadLocal(resolved.model!)).embedder;
+    if (resolved.via === 'local') return (await this.inProcess.model(resolved.model!)).embedder;
     return resolved.via === 'server' ? this.providers.text(resolved) : null;
-  }
-
-  /** One in-process model per file: the chat model and the embedding model can both be loaded. */
-  private loadLocal(path: string): Promise<InProcessModel> {
-    const existing = this.localModels.get(path);
-    if (existing) return existing;
-    const create = this.deps.createLocalModel;
-    if (!create) {
-      return Promise.reject(
-        new QuireError('model_unavailable', 'In-process models are not available in this build.'),
-      );
-    }
-    const loading = create(path);
-    this.localModels.set(path, loading);
-    loading.catch((error: unknown) => {
-      if (this.localModels.get(path) === loading) this.localModels.delete(path);
-      void this.localChecks.noteLoadFailure(path, error).then((noted) => noted && this.applyResolution());
-    });
-    return loading;
   }
 }

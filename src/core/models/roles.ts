@@ -7,7 +7,8 @@
  * - decide, answer: `--model` / QUIRE_MODEL, then the choice in settings, then a running server, then
  *   the models folder;
  * - embed: the choice in settings, a running server, the models folder, then `--model`;
- * - pageEmbed: the choice in settings, a ColQwen server, then page vectors built from the embed role;
+ * - pageEmbed: the choice in settings, a ColQwen server, an ONNX page embedder (`--page-embedder` /
+ *   QUIRE_PAGE_EMBEDDER, then the models folder), then page vectors built from the embed role;
  * - see: the choice in settings, then a vision model on a running server.
  */
 import type { ModelRole, RoleResolution } from '../../shared/domain/models';
@@ -38,8 +39,10 @@ export interface ResolveRolesInput {
   localModelPath: string | null;
   /** What the models folder offers each role (catalogue downloads and GGUF files put there). */
   localModels?: Partial<Record<ModelRole, LocalModel>>;
+  /** From `--page-embedder` or QUIRE_PAGE_EMBEDDER: an ONNX page embedder run in-process. */
+  pageEmbedderPath?: string | null;
   inProcess?: InProcessAllowance;
-  /** Local GGUFs that cannot be used (truncated, corrupt, failed to load), with the reason. */
+  /** Local GGUF and ONNX files that cannot be used (truncated, corrupt, failed to load), with the reason. */
   unusableModels?: ReadonlyMap<string, string>;
   /** How to get a model for a role on this machine (catalogue/advice.ts). */
   advice?: (role: ModelRole) => string;
@@ -78,7 +81,7 @@ const GENERIC_ADVICE: Record<ModelRole, string> = {
   embed: 'run `quire models setup`, pull an embedding model with Ollama, or start an embeddings server',
   see: 'run `quire models setup` or pull a vision model with Ollama; until then answers read page text only',
   pageEmbed:
-    'page-image search needs a page embedder or a ColQwen server; until then page vectors come from the text embedder',
+    'page-image search needs a page embedder: run `quire models setup` (ColModernVBERT), give an ONNX export with --page-embedder, or start a ColQwen server; until then page vectors come from the text embedder',
 };
 
 function suits(model: ServedModel, role: ModelRole): boolean {
@@ -128,12 +131,18 @@ function fromLocal(role: ModelRole, path: string, reason: string): ResolvedRole 
   };
 }
 
+/** An ONNX page embedder run in-process: it reads the page images themselves. */
+function fromOnnx(path: string, reason: string): ResolvedRole {
+  const role = 'pageEmbed';
+  return { role, provider: 'onnx', endpoint: null, model: path, reason, via: 'local', supportsImages: true };
+}
+
 function nothing(role: ModelRole, reason: string): ResolvedRole {
   return { role, provider: null, endpoint: null, model: null, reason, via: 'none', supportsImages: false };
 }
 
 function isLocalPath(model: string): boolean {
-  return /\.gguf$/i.test(model) || model.startsWith('/') || /^[a-z]:\\/i.test(model);
+  return /\.(gguf|onnx)$/i.test(model) || model.startsWith('/') || /^[a-z]:\\/i.test(model);
 }
 
 class Resolution {
@@ -161,11 +170,19 @@ class Resolution {
     const choice = this.input.settings[role];
     if (!choice) return null;
     if (isLocalPath(choice.model)) {
-      if (role === 'see' || role === 'pageEmbed')
-        return `\`${choice.model}\` (chosen in settings) is a local GGUF, which this build cannot use for ${WHAT[role]}s`;
       const problem = this.input.unusableModels?.get(choice.model);
       if (problem)
         return `\`${choice.model}\` (chosen in settings) cannot be used: ${problem.replace(/\.$/, '')}`;
+      const onnx = /\.onnx$/i.test(choice.model);
+      if (onnx !== (role === 'pageEmbed'))
+        return `\`${choice.model}\` (chosen in settings) cannot serve the ${role} role: ${onnx ? 'an ONNX file is a page embedder' : 'page search takes an ONNX page embedder'}`;
+      if (onnx)
+        return fromOnnx(
+          choice.model,
+          `Chosen in settings: page images are embedded in-process by \`${choice.model}\`.`,
+        );
+      if (role === 'see')
+        return `\`${choice.model}\` (chosen in settings) is a local GGUF, which this build cannot use for ${WHAT[role]}s`;
       if (!this.inProcess.allowed)
         return `\`${choice.model}\` (chosen in settings) does not fit in memory: ${this.inProcess.reason ?? 'not enough free memory'}`;
       return fromLocal(role, choice.model, `Chosen in settings: runs in-process from \`${choice.model}\`.`);
@@ -299,17 +316,41 @@ function notRunnable(local: LocalModel): string {
   return `${local.catalogue?.label ?? local.path} is downloaded (\`${local.path}\`), but this build cannot run it in-process yet`;
 }
 
-function resolvePageEmbed(r: Resolution): ResolvedRole {
+function resolvePageEmbed(r: Resolution, input: ResolveRolesInput): ResolvedRole {
   const chosen = r.choice('pageEmbed');
   if (chosen !== null && typeof chosen !== 'string') return chosen;
   const served = r.served('pageEmbed');
   if (served) return served;
   const local = r.local('pageEmbed');
+  // An ONNX page embedder runs in-process: the one given at launch, else the models folder's.
+  const notes = typeof chosen === 'string' ? [chosen] : [];
+  const onnx: Array<[string, string]> = [
+    ...(input.pageEmbedderPath
+      ? [[input.pageEmbedderPath, 'given with --page-embedder / QUIRE_PAGE_EMBEDDER'] as [string, string]]
+      : []),
+    ...(local?.runtimeReady
+      ? [[local.path, `${local.catalogue?.label ?? 'a model'} in the models folder`] as [string, string]]
+      : []),
+  ];
+  for (const [path, what] of onnx) {
+    const problem = input.unusableModels?.get(path);
+    if (problem) {
+      notes.push(`The page embedder ${path} cannot be used: ${problem.replace(/\.$/, '')}`);
+      continue;
+    }
+    const reason = `No multi-vector (ColQwen/ColPali) server found: page images are embedded in-process by the ONNX model ${what} (\`${path}\`).`;
+    return fromOnnx(
+      path,
+      notes.length === 0
+        ? reason
+        : `${notes.join('; ')}; ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`,
+    );
+  }
   const before = [
-    ...(typeof chosen === 'string' ? [chosen] : []),
+    ...notes,
     ...(local && !local.runtimeReady
       ? [notRunnable(local)]
-      : ['No multi-vector (ColQwen/ColPali) model is running']),
+      : [`${notes.length === 0 ? 'N' : 'n'}o multi-vector (ColQwen/ColPali) model is running`]),
   ].join('; ');
   const embed = r.get('embed');
   if (embed && embed.via !== 'none') {
@@ -321,7 +362,9 @@ function resolvePageEmbed(r: Resolution): ResolvedRole {
       reason: `${before}: page vectors are built line by line with the embedding model \`${embed.model}\`. For search over page images, start mlx-embeddings-server or Infinity with a ColQwen model.`,
     };
   }
-  return r.missing('pageEmbed', local && !local.runtimeReady ? `; ${notRunnable(local)}` : '');
+  const missing = r.missing('pageEmbed', local && !local.runtimeReady ? `; ${notRunnable(local)}` : '');
+  // A page embedder that was given but cannot be used is said first.
+  return notes.length === 0 ? missing : { ...missing, reason: `${notes.join('; ')}. ${missing.reason}` };
 }
 
 function resolveSee(r: Resolution): ResolvedRole {
@@ -341,7 +384,7 @@ function resolveSee(r: Resolution): ResolvedRole {
 export function resolveRoles(input: ResolveRolesInput): ResolvedRole[] {
   const r = new Resolution(input);
   for (const role of ['answer', 'decide', 'embed'] as const) r.set(role, resolveText(role, r, input));
-  r.set('pageEmbed', resolvePageEmbed(r));
+  r.set('pageEmbed', resolvePageEmbed(r, input));
   r.set('see', resolveSee(r));
   return ROLE_ORDER.map((role) => r.get(role)!);
 }

@@ -1,8 +1,8 @@
-import type { Core } from '../createCore';
+import type { CoreServices } from '../coreServices';
 import type { ChunkSearchDeps } from './chunkSearch';
 
 /** Text search over the core's index, with the embed role and advice the notices speak of. */
-export function chunkSearchDeps(core: Pick<Core, 'index' | 'models'>): ChunkSearchDeps {
+export function chunkSearchDeps(core: Pick<CoreServices, 'index' | 'models'>): ChunkSearchDeps {
   return {
     search: (query, { documentIds, ...options }) =>
       core.index.search.chunks(query, { ...options, ...(documentIds ? { filter: { documentIds } } : {}) }),

@@ -2,7 +2,8 @@ import { parentPort } from 'node:worker_threads';
 import { toErrorInfo } from '../../../shared/errors';
 import { parseDocument } from '../parseDocument';
 import { PageImageStore } from '../render/pageImageStore';
-import { countPdfPages, renderPdfPages } from '../render/renderPdfPages';
+import { countPdfPages } from '../pdf/countPdfPages';
+import { renderPdfPages } from '../render/renderPdfPages';
 import type { DocumentJob, JobRequest, JobResponse } from './protocol';
 
 /* Runs one document job at a time for the pool; the pool terminates the thread to cancel or time out. */

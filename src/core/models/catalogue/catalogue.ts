@@ -286,8 +286,8 @@ export const CATALOGUE: readonly CatalogueModel[] = [
   },
 ];
 
-/** Runtimes this build can start. The page embedder and the vision child are not in it yet. */
-export const RUNTIMES_IN_THIS_BUILD: ReadonlySet<InProcessRuntime> = new Set(['llama']);
+/** Runtimes this build can start. The vision child is not in it yet. */
+export const RUNTIMES_IN_THIS_BUILD: ReadonlySet<InProcessRuntime> = new Set(['llama', 'onnx-page']);
 
 export function catalogueModel(id: string): CatalogueModel | undefined {
   return CATALOGUE.find((model) => model.id === id);

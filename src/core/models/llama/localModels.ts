@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { MemoryEntry } from '../../../shared/domain/models';
-import type { InProcessModel } from '../modelService';
+import type { InProcessModel } from '../inProcessInstances';
 import { createLlamaProvider, type LlamaProvider } from './llamaProvider';
 import type { LlamaGpuSetting } from './protocol';
 

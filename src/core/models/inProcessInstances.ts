@@ -1,0 +1,72 @@
+/*
+ * The models Quire runs itself, one instance per file: a GGUF (chat and text embeddings) and an ONNX
+ * page embedder can be loaded side by side. A load that fails is forgotten, so the next call tries
+ * again, and reported, so role resolution can set the file aside with its reason.
+ */
+import { QuireError } from '../../shared/errors';
+import type { ChatModel, PageEmbedder, TextEmbedder } from './types';
+
+export interface InProcessModel {
+  chat: ChatModel;
+  embedder: TextEmbedder;
+  dispose?(): Promise<void>;
+}
+
+export interface InProcessInstancesDeps {
+  /** Loads a GGUF in-process (in its own process); provided by the composition root. */
+  createLocalModel?: (path: string) => Promise<InProcessModel>;
+  /** Loads an ONNX page embedder in its own process; provided by the composition root. */
+  createPageEmbedder?: (path: string) => Promise<PageEmbedder>;
+  onLoadFailure: (kind: 'gguf' | 'onnx', path: string, error: unknown) => void;
+}
+
+export class InProcessInstances {
+  private readonly models = new Map<string, Promise<InProcessModel>>();
+  private readonly pageEmbedders = new Map<string, Promise<PageEmbedder>>();
+
+  constructor(private readonly deps: InProcessInstancesDeps) {}
+
+  model(path: string): Promise<InProcessModel> {
+    return this.once(this.models, 'gguf', path, this.deps.createLocalModel, 'In-process models');
+  }
+
+  pageEmbedder(path: string): Promise<PageEmbedder> {
+    return this.once(
+      this.pageEmbedders,
+      'onnx',
+      path,
+      this.deps.createPageEmbedder,
+      'In-process page embedders',
+    );
+  }
+
+  /** Ends the in-process models; page embedders are ended by whoever created them (LocalPageEmbedders). */
+  async dispose(): Promise<void> {
+    const loaded = await Promise.allSettled([...this.models.values()]);
+    this.models.clear();
+    this.pageEmbedders.clear();
+    await Promise.allSettled(
+      loaded.flatMap((result) => (result.status === 'fulfilled' ? [result.value.dispose?.()] : [])),
+    );
+  }
+
+  private once<T>(
+    instances: Map<string, Promise<T>>,
+    kind: 'gguf' | 'onnx',
+    path: string,
+    create: ((path: string) => Promise<T>) | undefined,
+    what: string,
+  ): Promise<T> {
+    const existing = instances.get(path);
+    if (existing) return existing;
+    if (!create)
+      return Promise.reject(new QuireError('model_unavailable', `${what} are not available in this build.`));
+    const loading = create(path);
+    instances.set(path, loading);
+    loading.catch((error: unknown) => {
+      if (instances.get(path) === loading) instances.delete(path);
+      this.deps.onLoadFailure(kind, path, error);
+    });
+    return loading;
+  }
+}
