@@ -20,7 +20,7 @@ Commands:
   library add <folder>               add a folder to the library
   library remove <folder>            remove a folder from the library
   library list [--json]              the library's documents with pages, sizes and errors
-  index <folder> [--no-images]       add a folder and index it to completion
+  index <folder> [--no-images] [--no-ocr]  add a folder and index it to completion
   search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages]
   ask "<question>" [--model PATH.gguf] ask the library; cites pages
   models status [--model PATH.gguf]  each model role, servers found, the memory budget
@@ -45,6 +45,7 @@ async function main(argv: string[]): Promise<void> {
       k: { type: 'string', default: '10' },
       mode: { type: 'string' },
       'no-images': { type: 'boolean', default: false },
+      'no-ocr': { type: 'boolean', default: false },
       model: { type: 'string' },
       server: { type: 'string', multiple: true },
     },
@@ -71,7 +72,7 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'index':
-      await indexCommand(rest[0], { dataDir, json, images: !values['no-images'] });
+      await indexCommand(rest[0], { dataDir, json, images: !values['no-images'], ocr: !values['no-ocr'] });
       return;
     case 'search': {
       const k = Number(values.k);

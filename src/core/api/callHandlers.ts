@@ -19,6 +19,8 @@ export function createCallHandlers(core: Core): CallHandlers {
       mode === 'pages'
         ? core.index.search.pages(query, { k })
         : core.index.search.chunks(query, { k, ...(mode ? { mode } : {}) }),
+    'ocr.settings': async () => core.ocrSettings.view(),
+    'ocr.configure': (change) => core.ocrSettings.update(change),
     'pages.get': ({ documentId, page, size }) => readPageImage(core, documentId, page, size),
     'models.status': async () => core.models.status(),
     'models.refresh': () => core.models.refresh(),

@@ -1,6 +1,7 @@
 import { QuireError } from '../../shared/errors';
 import type { DocumentKind } from '../../shared/domain/library';
 import type { ChunkingOptions } from './layout/chunker';
+import type { OcrPageRecord } from './ocr/ocrStore';
 import { parsePdf } from './pdf/parsePdf';
 import { parseTextFile } from './text/parseText';
 import type { ParsedDocument } from './types';
@@ -10,6 +11,8 @@ export interface ParseOptions {
   password?: string;
   signal?: AbortSignal;
   chunking?: ChunkingOptions;
+  /** OCR results by page, merged into the PDF pages that need them. */
+  ocr?: ReadonlyMap<number, OcrPageRecord>;
 }
 
 /** Reads one document of any supported kind into pages and chunks, in this thread. */
@@ -20,6 +23,7 @@ export async function parseDocument(path: string, options: ParseOptions): Promis
         ...(options.password === undefined ? {} : { password: options.password }),
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.chunking ? { chunking: options.chunking } : {}),
+        ...(options.ocr ? { ocr: options.ocr } : {}),
       });
     }
     return await parseTextFile(path, options.kind, options.chunking ? { chunking: options.chunking } : {});
