@@ -151,7 +151,9 @@ export class Ingestion {
 
   /** OCR settings changed: pages not yet read with the new ones are queued (or nothing, when off). */
   ocrSettingsChanged(): void {
-    void this.recognition?.queueMissing();
+    const recognition = this.recognition;
+    // Counted as start-up work, so whenIdle() waits for the pages it queues.
+    if (recognition) this.startup = this.startup.then(() => recognition.queueMissing());
   }
 
   enqueue(doc: StoredDocument, urgent: boolean, waiter?: Waiter): void {

@@ -1,3 +1,4 @@
+import { OcrSettingsSection } from './OcrSettingsSection';
 import { THEME_CHOICES, type ThemeChoice } from './theme';
 import { useSettingsStore } from './settingsStore';
 import './settings.css';
@@ -25,6 +26,7 @@ export function SettingsPanel() {
           </label>
         ))}
       </fieldset>
+      <OcrSettingsSection />
       <section className="panel-section">
         <h3 className="section-title">Keyboard</h3>
         <dl className="shortcuts small">
