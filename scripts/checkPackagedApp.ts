@@ -9,10 +9,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listPackage } from '@electron/asar';
 import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
+import { minimatch } from 'minimatch';
 import { notShipped, readLockPackages, runtimeModules } from '../build/runtimeModules';
 import { requiredFuses, requiredUsageStrings } from './package/hardening';
 import { filesReadByPath } from './package/runtimeFiles';
@@ -43,10 +44,13 @@ const fuseIndex: Record<keyof typeof requiredFuses, FuseV1Options> = {
 };
 // The wire holds one ASCII byte per fuse: '1' on, '0' off.
 const [DISABLED, ENABLED] = [48, 49];
-const wire = await getCurrentFuseWire(executable);
+const wire = await getCurrentFuseWire(executable).catch((error: Error) => {
+  problems.push(`cannot read the fuses of ${relative(root, executable)}: ${error.message}`);
+  return {} as Record<number, number>;
+});
 for (const [name, wanted] of Object.entries(requiredFuses) as Array<[keyof typeof requiredFuses, boolean]>) {
   const state = wire[fuseIndex[name]];
-  if (state !== (wanted ? ENABLED : DISABLED)) {
+  if (state !== undefined && state !== (wanted ? ENABLED : DISABLED)) {
     const actual = state === ENABLED ? 'on' : state === DISABLED ? 'off' : `in state ${String(state)}`;
     problems.push(`fuse ${name} is ${actual}, not ${wanted ? 'on' : 'off'}`);
   }
@@ -61,10 +65,16 @@ for (const file of filesReadByPath(root, runtimeModules, readLockPackages(root))
   if (!existsSync(join(unpacked, file))) problems.push(`${file} is not in app.asar.unpacked`);
 }
 for (const path of notShipped) {
-  const prefix = `node_modules/${path.replace(/\{.*\}|\*.*/, '')}`;
-  if ([...packedFiles].some((file) => file.startsWith(prefix))) problems.push(`${prefix} was packed`);
+  const pattern = `node_modules/${path}{,/**}`;
+  const packedAnyway = [...packedFiles].find((file) => minimatch(file, pattern, { dot: true }));
+  if (packedAnyway)
+    problems.push(`${packedAnyway} was packed, though build/runtimeModules.ts leaves ${path} out`);
 }
 if (!packedFiles.has('out/main/index.js')) problems.push('out/main/index.js is missing from app.asar');
+// Models arrive through first-run setup, never inside the installer.
+for (const file of packedFiles) {
+  if (/\.(gguf|onnx|safetensors|mlmodel)$/i.test(file)) problems.push(`${file}: model weights were packed`);
+}
 
 if (isMac) {
   const plist = readFileSync(join(appPath, 'Contents', 'Info.plist'), 'utf8');
@@ -89,7 +99,8 @@ function sizeOf(path: string): number {
 }
 
 const megabytes = (bytes: number) => Math.round((bytes / 1e6) * 10) / 10;
-const dist = join(root, 'dist');
+// electron-builder writes the installers beside the folder that holds the packed app.
+const dist = isMac ? dirname(dirname(appPath)) : dirname(appPath);
 const installers = readdirSync(dist)
   .filter((name) => /\.(dmg|zip|AppImage|deb|exe)$/.test(name))
   .map((name) => ({ file: name, megabytes: megabytes(statSync(join(dist, name)).size) }));

@@ -16,6 +16,8 @@ function run(label, command, args) {
   const result = spawnSync(command, args, {
     stdio: 'inherit',
     env: { ...process.env, LANCEDB_LOG: 'error' },
+    // npm and npx are .cmd scripts on Windows, which only a shell runs.
+    shell: process.platform === 'win32',
   });
   return result.status === 0;
 }
@@ -72,6 +74,7 @@ mkdirSync('test-results', { recursive: true });
 check('typecheck', 'npm', ['run', '-s', 'typecheck']);
 check('lint', 'npm', ['run', '-s', 'lint']);
 check('build', 'npx', ['electron-vite', 'build']);
+check('Electron security audit (electronegativity)', 'npm', ['run', '-s', 'audit:security']);
 check('package and workflow checks', 'npm', ['run', '-s', 'check:package']);
 
 suite(

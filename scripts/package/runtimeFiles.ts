@@ -34,11 +34,20 @@ function isExcluded(path: string, patterns: PackagingPatterns): boolean {
   return matchesAny(path, negations);
 }
 
+/** A cache of folder listings: node_modules does not change while the checks run. */
+const listings = new Map<string, string[]>();
+
 function listFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name));
+  let files = listings.get(dir);
+  if (!files) {
+    files = existsSync(dir)
+      ? readdirSync(dir, { recursive: true, withFileTypes: true })
+          .filter((entry) => entry.isFile())
+          .map((entry) => join(entry.parentPath, entry.name))
+      : [];
+    listings.set(dir, files);
+  }
+  return files;
 }
 
 /** Installed files of one package, relative to `root` (node_modules/<name>/...), its own node_modules aside. */
@@ -50,17 +59,18 @@ function packageFiles(root: string, name: string): string[] {
 }
 
 /**
- * The files of the runtime modules (and their installed platform packages) that are read by path, as
- * installed on this machine, relative to the project root.
+ * The files of the runtime modules that are opened by path, as installed on this machine (so this
+ * platform's builds), relative to the project root: every native file of a module and its platform
+ * packages, and the data files a row declares in `readByPath`.
  */
 export function filesReadByPath(root: string, modules: RuntimeModule[], lock: LockPackages): string[] {
   const files: string[] = [];
   for (const row of modules) {
     const own = packageFiles(root, row.package);
-    const globs = (row.readByPath ?? ['**']).map((glob) => `node_modules/${row.package}/${glob}`);
-    files.push(...own.filter((file) => matchesAny(file, globs)));
+    const declared = (row.readByPath ?? []).map((glob) => `node_modules/${row.package}/${glob}`);
+    files.push(...own.filter((file) => NATIVE_FILE.test(file) || matchesAny(file, declared)));
     for (const platformPackage of platformPackagesOf(row.package, lock).keys()) {
-      files.push(...packageFiles(root, platformPackage));
+      files.push(...packageFiles(root, platformPackage).filter((file) => NATIVE_FILE.test(file)));
     }
   }
   return [...new Set(files)].sort();
@@ -146,7 +156,7 @@ export function platformBuildProblems(
   for (const row of modules) {
     if (row.platformPackages) {
       const builds = [...platformPackagesOf(row.package, lock)];
-      for (const target of targets) {
+      for (const target of targets.filter((t) => !row.onlyOn || row.onlyOn.includes(t.platform))) {
         const serving = builds.filter(([, entry]) => servesTarget(entry, target));
         if (serving.length === 0) {
           problems.push(`package-lock.json has no ${targetName(target)} build of ${row.package}`);

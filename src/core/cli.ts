@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ServerUrl } from '../shared/domain/models';
 import { QuireError } from '../shared/errors';
 import { askCommand } from './cli/askCommand';
 import { indexCommand, searchCommand } from './cli/indexCommands';
@@ -20,14 +21,20 @@ Commands:
   library add <folder>               add a folder to the library
   library remove <folder>            remove a folder from the library
   library list [--json]              the library's documents with pages, sizes and errors
-  index <folder> [--no-images] [--no-ocr]  add a folder and index it to completion
-  search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages]
-  ask "<question>" [--model PATH.gguf] ask the library; cites pages
+  index <folder> [--no-images] [--no-ocr] [--page-embedder PATH.onnx]
+                                     add a folder and index it to completion
+  search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages] [--rewrite] [--rerank]
+         [--page-embedder PATH.onnx]
+  ask "<question>" [--model PATH.gguf] [--no-clarify]
+                                     ask the library; cites pages; asks back when the question is ambiguous
   models status [--model PATH.gguf]  each model role, servers found, the memory budget
 
 Options:
   --data-dir DIR   where Quire keeps its data (default: ${defaultDataDir()})
   --model PATH     a local GGUF for every text role (or QUIRE_MODEL)
+  --page-embedder PATH
+                   an ONNX page embedder (ColModernVBERT) run in-process (or QUIRE_PAGE_EMBEDDER)
+  --reranker PATH  a reranker GGUF for --rerank (or QUIRE_RERANKER; else a downloaded one)
   --server URL     a model server to use besides the ones found on this machine (or QUIRE_SERVERS)
   --json           machine-readable output
 `;
@@ -47,6 +54,11 @@ async function main(argv: string[]): Promise<void> {
       'no-images': { type: 'boolean', default: false },
       'no-ocr': { type: 'boolean', default: false },
       model: { type: 'string' },
+      'page-embedder': { type: 'string' },
+      reranker: { type: 'string' },
+      rewrite: { type: 'boolean', default: false },
+      rerank: { type: 'boolean', default: false },
+      'no-clarify': { type: 'boolean', default: false },
       server: { type: 'string', multiple: true },
     },
   });
@@ -58,10 +70,20 @@ async function main(argv: string[]): Promise<void> {
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
   const json = values.json ?? false;
   const modelPath = values.model ?? process.env.QUIRE_MODEL ?? null;
+  const pageEmbedderSetting = values['page-embedder'] ?? process.env.QUIRE_PAGE_EMBEDDER ?? null;
+  const pageEmbedderPath = pageEmbedderSetting ? resolve(pageEmbedderSetting) : null;
   const servers = [
     ...(values.server ?? []),
     ...(process.env.QUIRE_SERVERS?.split(',').filter(Boolean) ?? []),
   ];
+  for (const server of servers) {
+    if (!ServerUrl.safeParse(server).success) {
+      throw new QuireError(
+        'invalid_input',
+        `--server ${server}: a server address must be an http:// or https:// URL.`,
+      );
+    }
+  }
   switch (command) {
     case 'serve': {
       const port = Number(values.port);
@@ -72,17 +94,34 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'index':
-      await indexCommand(rest[0], { dataDir, json, images: !values['no-images'], ocr: !values['no-ocr'] });
+      await indexCommand(rest[0], {
+        dataDir,
+        json,
+        images: !values['no-images'],
+        ocr: !values['no-ocr'],
+        pageEmbedderPath,
+      });
       return;
     case 'search': {
       const k = Number(values.k);
       if (!Number.isInteger(k) || k < 1 || k > 100)
         throw new QuireError('invalid_input', '--k must be between 1 and 100.');
-      await searchCommand(rest[0], { dataDir, json, k, mode: values.mode });
+      await searchCommand(rest[0], {
+        dataDir,
+        json,
+        k,
+        mode: values.mode,
+        rewrite: values.rewrite ?? false,
+        rerank: values.rerank ?? false,
+        rerankerPath: values.reranker ?? process.env.QUIRE_RERANKER ?? null,
+        modelPath,
+        servers,
+        pageEmbedderPath,
+      });
       return;
     }
     case 'ask':
-      await askCommand(rest[0], { dataDir, json, modelPath, servers });
+      await askCommand(rest[0], { dataDir, json, modelPath, servers, clarify: !values['no-clarify'] });
       return;
     case 'models':
       await modelsCommand(rest, { dataDir, json, modelPath, servers });

@@ -11,6 +11,7 @@ import type { AgentLimits } from './agent/limits';
 import { createAgentPorts } from './agentPorts';
 import { createCallHandlers } from './api/callHandlers';
 import { createDispatcher, type Dispatch } from './api/dispatcher';
+import type { CoreServices } from './coreServices';
 import { Emitter } from './common/emitter';
 import { createDocumentPool, type DocumentPool } from './documents/pool/documentPool';
 import { OcrStore } from './documents/ocr/ocrStore';
@@ -26,9 +27,13 @@ import { LibraryService } from './library/libraryService';
 import { MemoryBudgetService } from './memory/memoryBudgetService';
 import { localCandidates, userCandidates } from './models/detection/detectServers';
 import { LocalModels } from './models/llama/localModels';
+import { LocalPageEmbedders } from './models/onnx/localPageEmbedders';
 import { planLocalModel } from './memory/localModelPlan';
 import { ModelService } from './models/modelService';
 import { ModelSettingsStore } from './models/modelSettingsStore';
+import { RetrievalService } from './retrieval/retrievalService';
+import { WebService, webDownloadsFolder } from './web/webService';
+import { UpdateService, type Updater } from './updates/updateService';
 
 export interface CoreConfig {
   /** Where Quire keeps its library list, index, page images, models and conversations. */
@@ -51,6 +56,10 @@ export interface CoreConfig {
   secrets?: SecretStore | null;
   /** A local GGUF that serves every text role (`--model`, QUIRE_MODEL). */
   modelPath?: string | null;
+  /** An ONNX page embedder (ColModernVBERT-style) run in-process (`--page-embedder`, QUIRE_PAGE_EMBEDDER). */
+  pageEmbedderPath?: string | null;
+  /** A reranker GGUF (`--reranker`, QUIRE_RERANKER); else a downloaded catalogue reranker, if any. */
+  rerankerPath?: string | null;
   /** Look for Ollama and OpenAI-compatible servers on this machine's known ports. */
   detectServers?: boolean;
   /** Look for model servers at start and every few minutes; commands that use no model skip it. */
@@ -64,33 +73,31 @@ export interface CoreConfig {
   /** Embed indexed content in the background whenever an embedder is available. */
   embedInBackground?: boolean;
   agentLimits?: Partial<AgentLimits>;
+  /** The installed desktop app's updater (electron-updater); absent elsewhere. */
+  updater?: Updater | null;
 }
 
 export type CoreEvents = { [K in EventName]: EventPayload<K> };
 
-export interface Core {
+export interface Core extends CoreServices {
   readonly config: Readonly<CoreConfig>;
-  readonly library: LibraryService;
   /** Every contract event, for transports to forward. */
   readonly events: Emitter<CoreEvents>;
   /** Every contract call, validated. */
   readonly dispatch: Dispatch;
-  /** Open after `start()`. */
-  readonly index: Index;
-  readonly ingestion: Ingestion;
-  readonly pageImages: PageImageStore;
-  readonly memory: MemoryBudgetService;
-  readonly models: ModelService;
-  readonly modelSettings: ModelSettingsStore;
-  readonly ocrSettings: OcrSettingsStore;
-  readonly agent: AgentService;
+  /** Vectors filled in the background; null when this core does not embed (one-shot commands). */
+  readonly embedding: BackgroundEmbedding | null;
   start(): Promise<void>;
   close(): Promise<void>;
 }
 
 export function createCore(config: CoreConfig): Core {
   const events = new Emitter<CoreEvents>();
-  const library = new LibraryService({ dataDir: config.dataDir, watch: config.watch ?? false });
+  const library = new LibraryService({
+    dataDir: config.dataDir,
+    watch: config.watch ?? false,
+    documentFoldersInDataDir: [webDownloadsFolder(config.dataDir)],
+  });
   const pageImages = new PageImageStore(join(config.dataDir, 'pages'));
   const ocrResults = new OcrStore(join(config.dataDir, 'ocr'));
   const ocrSettings = new OcrSettingsStore(config.dataDir, config.ocr === false, () =>
@@ -105,6 +112,11 @@ export function createCore(config: CoreConfig): Core {
     contextSizeFor: (path) => planLocalModel(memory, path),
     onMemoryEntry: (entry) => memory.setEntry(entry),
     gpu: config.gpu ?? 'auto',
+    ...(config.modelThreads ? { threads: config.modelThreads } : {}),
+  });
+  const localPageEmbedders = new LocalPageEmbedders({
+    onMemoryEntry: (entry) => memory.setEntry(entry),
+    accelerator: config.gpu ?? 'auto',
     ...(config.modelThreads ? { threads: config.modelThreads } : {}),
   });
   const modelSettings = new ModelSettingsStore(config.dataDir, () => models.refresh());
@@ -130,6 +142,8 @@ export function createCore(config: CoreConfig): Core {
     memory: () => memory.budget,
     localModelPath: config.modelPath ?? null,
     createLocalModel: (path) => localModels.load(path),
+    pageEmbedderPath: config.pageEmbedderPath ?? null,
+    createPageEmbedder: (path) => localPageEmbedders.load(path),
     settings: () => modelSettings.current.roles,
     candidates: () => [
       ...(config.detectServers === false ? [] : localCandidates()),
@@ -142,6 +156,28 @@ export function createCore(config: CoreConfig): Core {
       void trackServerMemory();
     },
     onDownload: (progress) => events.emit('models.onDownload', progress),
+  });
+
+  const retrieval = new RetrievalService({
+    index: () => core.index,
+    chatModel: () => models.chatModel('decide'),
+    memory,
+    dataDir: config.dataDir,
+    rerankerPath: config.rerankerPath ?? null,
+    gpu: config.gpu ?? 'auto',
+    ...(config.modelThreads ? { threads: config.modelThreads } : {}),
+  });
+
+  const web = new WebService({
+    dataDir: config.dataDir,
+    addLibraryFolder: (path) => library.addFolder(path),
+    isLibraryFolder: (path) => library.rootPaths().includes(path),
+  });
+
+  const updates = new UpdateService({
+    dataDir: config.dataDir,
+    updater: config.updater ?? null,
+    onStatus: (status) => events.emit('updates.onStatus', status),
   });
 
   let index: Index | undefined;
@@ -167,10 +203,16 @@ export function createCore(config: CoreConfig): Core {
     get agent() {
       return opened(agent, 'agent');
     },
+    get embedding() {
+      return embedding ?? null;
+    },
     pageImages,
     memory,
     models,
+    retrieval,
+    web,
     modelSettings,
+    updates,
     ocrSettings,
     dispatch: (name, input) => dispatch(name, input),
     async start() {
@@ -223,6 +265,7 @@ export function createCore(config: CoreConfig): Core {
       agent.onEvent((event) => events.emit('chat.onEvent', event));
       await memory.refresh();
       await modelSettings.load();
+      await web.load();
       if (config.watch) stopWatchingMemory = memory.watch();
       if (config.findModels ?? true) await models.start();
       if (config.embedInBackground ?? config.watch ?? false) {
@@ -233,13 +276,17 @@ export function createCore(config: CoreConfig): Core {
         background.request();
       }
       if (config.ingest ?? true) ingestion.start();
+      await updates.load();
     },
     async close() {
+      updates.dispose();
       await agent?.close();
       await embedding?.close();
       models.stop();
       stopWatchingMemory?.();
       await localModels.dispose();
+      await localPageEmbedders.dispose();
+      await retrieval.dispose();
       await ingestion?.dispose();
       await pool?.close();
       await library.close();

@@ -4,11 +4,13 @@
  */
 import type { BrowserWindow } from 'electron';
 import { app } from 'electron';
-import { guardProcess } from '../core/common/processGuards';
-import { createCore, type Core } from '../core/createCore';
+import electronUpdater from 'electron-updater';
+import { createCore, guardProcess, useChildLauncher, type Core } from '../core/desktop';
+import { createAppUpdater } from './appUpdater';
 import { registerIpc } from './ipc/registerIpc';
 import { createSafeStorageSecrets } from './secretStore';
 import { hardenSession } from './security';
+import { launchUtilityChild } from './utilityChild';
 import { createMainWindow, isTrustedUrl } from './window';
 
 let core: Core | undefined;
@@ -16,8 +18,17 @@ let window: BrowserWindow | undefined;
 
 async function start(): Promise<void> {
   hardenSession();
+  useChildLauncher(launchUtilityChild);
   const dataDir = app.getPath('userData');
-  core = createCore({ dataDir, watch: true, secrets: createSafeStorageSecrets(dataDir) });
+  core = createCore({
+    dataDir,
+    watch: true,
+    secrets: createSafeStorageSecrets(dataDir),
+    // As in the CLI: a local GGUF for every text role.
+    modelPath: process.env.QUIRE_MODEL ?? null,
+    // Only an installed build has a release feed to update from (app-update.yml beside app.asar).
+    updater: app.isPackaged ? createAppUpdater(electronUpdater.autoUpdater) : null,
+  });
   window = createMainWindow();
   const unregister = registerIpc(core, window, isTrustedUrl);
   window.on('closed', () => {

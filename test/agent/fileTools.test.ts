@@ -11,7 +11,8 @@ import {
   grepFiles,
   listFiles,
 } from '../../src/core/agent/tools/fileTools';
-import { realRoots, resolveInLibrary } from '../../src/core/agent/tools/libraryPaths';
+import { resolveInLibrary } from '../../src/core/agent/tools/libraryPaths';
+import { realRoots } from '../../src/core/library/pathPolicy';
 import type { AnyTool, ToolYield } from '../../src/core/agent/tools/types';
 import { tempDir } from '../helpers/shared';
 import { fakePorts } from './fakePorts';
@@ -49,7 +50,7 @@ async function runTool(tool: AnyTool, inputs: Record<string, unknown>) {
     question: 'q',
     history: [],
     requirements: analyzeQuestion('q'),
-    capabilities: { see: false, libraryRoots: roots },
+    capabilities: { see: false, libraryRoots: roots, web: false },
   });
   const ports = fakePorts({ models: scriptedRoles({}) });
   const parsed = tool.inputSchema.parse(inputs);
@@ -60,6 +61,7 @@ async function runTool(tool: AnyTool, inputs: Record<string, unknown>) {
     limits: DEFAULT_LIMITS,
     signal: new AbortController().signal,
     emitToken: () => {},
+    emit: () => {},
   })) {
     out.push(item);
   }

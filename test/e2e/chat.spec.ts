@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { corpusDir } from '../helpers/shared';
-import { startOpenAIStandIn, type OpenAIStandIn } from '../standins/openaiStandIn';
+import type { OpenAIStandIn } from '../standins/openaiStandIn';
+import { startScriptedAgent } from '../standins/scriptedAgent';
 import { startServe, type ServeProcess } from './serveProcess';
 
 /**
@@ -23,17 +24,7 @@ let dataDir: string;
 let folder: string;
 
 test.beforeAll(async () => {
-  let step = 0;
-  standIn = await startOpenAIStandIn([{ id: 'scripted-chat', kind: 'chat' }], {
-    delayBetweenPiecesMs: 20,
-    reply: (body) => {
-      if (body.response_format) {
-        const decision = decisions[Math.min(step++, decisions.length - 1)]!;
-        return [JSON.stringify({ reasoning: 'scripted', end: false, ...decision })];
-      }
-      return answer.match(/\S+\s*/g) ?? [answer];
-    },
-  });
+  standIn = await startScriptedAgent(decisions, answer, { delayBetweenPiecesMs: 20 });
   dataDir = await mkdtemp(join(tmpdir(), 'quire-e2e-chat-data-'));
   folder = await mkdtemp(join(tmpdir(), 'quire-e2e-chat-library-'));
   for (const name of ['tracemonkey.pdf', 'rotation.pdf', 'issue7229.pdf']) {

@@ -1,10 +1,10 @@
-import type { Core } from '../createCore';
+import type { CoreServices } from '../coreServices';
 import { toDocumentInfo } from '../library/libraryService';
 import { readPageImage } from '../pages/readPageImage';
 import type { CallHandlers } from './dispatcher';
 
 /** Each contract call delegates to a core service in one step; logic lives in the services. */
-export function createCallHandlers(core: Core): CallHandlers {
+export function createCallHandlers(core: CoreServices): CallHandlers {
   return {
     'library.list': async () => core.library.snapshot(),
     'library.addFolder': ({ path }) => core.library.addFolder(path),
@@ -19,6 +19,12 @@ export function createCallHandlers(core: Core): CallHandlers {
       mode === 'pages'
         ? core.index.search.pages(query, { k })
         : core.index.search.chunks(query, { k, ...(mode ? { mode } : {}) }),
+    'search.retrieve': ({ query, k, mode, rewrite, rerank }) =>
+      core.retrieval.search(query, { k, rewrite, rerank, ...(mode ? { mode } : {}) }),
+    'webSearch.settings': async () => core.web.settings.current,
+    'webSearch.configure': (change) =>
+      core.web.settings.update(Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined))),
+    'library.addFromWeb': ({ url }) => core.web.addPdf(url),
     'ocr.settings': async () => core.ocrSettings.view(),
     'ocr.configure': (change) => core.ocrSettings.update(change),
     'pages.get': ({ documentId, page, size }) => readPageImage(core, documentId, page, size),
@@ -32,7 +38,9 @@ export function createCallHandlers(core: Core): CallHandlers {
     'models.chooseRole': ({ role, choice }) => core.modelSettings.chooseRole(role, choice),
     'models.setServers': ({ servers }) => core.modelSettings.setServers(servers),
     'memory.budget': async () => core.memory.budget,
-    'chat.ask': ({ question, conversationId }) => core.agent.ask(question, conversationId),
+    'chat.ask': ({ question, conversationId, clarify }) =>
+      core.agent.ask(question, conversationId, { clarify }),
+    'chat.clarify': ({ conversationId, runId, choice }) => core.agent.clarify(conversationId, runId, choice),
     'chat.cancel': async ({ runId }) => {
       core.agent.cancel(runId);
       return null;
@@ -40,5 +48,13 @@ export function createCallHandlers(core: Core): CallHandlers {
     'chat.conversations': () => core.agent.conversations(),
     'chat.conversation': ({ conversationId }) => core.agent.conversation(conversationId),
     'chat.trace': ({ runId }) => core.agent.trace(runId),
+    'updates.status': async () => core.updates.status(),
+    'updates.setEnabled': ({ enabled }) => core.updates.setEnabled(enabled),
+    'updates.check': () => core.updates.check(),
+    'updates.download': () => core.updates.download(),
+    'updates.install': async () => {
+      core.updates.install();
+      return null;
+    },
   };
 }

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import type { DocumentInfo, IndexProgress } from '../../shared/domain/library';
-import { SearchMode } from '../../shared/domain/search';
+import { SearchMode, type SearchResult } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
-import { createCore } from '../createCore';
+import { createCore, type Core } from '../createCore';
 import { printJson } from './output';
 
 function progressLine(progress: IndexProgress): string {
@@ -18,17 +18,63 @@ function progressLine(progress: IndexProgress): string {
   );
 }
 
+interface PageVectorSummary {
+  embedder: string | null;
+  pages: number;
+  vectors: number;
+  seconds: number;
+  problems: string[];
+}
+
+/**
+ * Page vectors come after the text and the page images, in the background stage the app runs too;
+ * a one-shot command waits for that stage to settle before reporting.
+ */
+async function waitForPageVectors(core: Core, live: boolean): Promise<PageVectorSummary> {
+  const started = Date.now();
+  const problems: string[] = [];
+  const embedding = core.embedding!;
+  const offProblem = embedding.events.on('problem', (problem) => problems.push(problem.message));
+  const offProgress = embedding.events.on('progress', (progress) => {
+    if (live && progress.kind === 'page')
+      process.stderr.write(`\rpage vectors: ${progress.done}/${progress.total} pages\x1b[K`);
+  });
+  embedding.request();
+  await embedding.whenIdle();
+  offProblem();
+  offProgress();
+  if (live) process.stderr.write('\n');
+  let pages = 0;
+  let vectors = 0;
+  for (const count of core.index.vectors.pageVectorCounts().values()) {
+    pages += count.pages;
+    vectors += count.vectors;
+  }
+  return {
+    embedder: core.index.vectors.status().page.active,
+    pages,
+    vectors,
+    seconds: (Date.now() - started) / 1000,
+    problems: [...new Set(problems)],
+  };
+}
+
 /** `quire index <folder>`: adds the folder if needed and indexes the library to completion. */
 export async function indexCommand(
   folder: string | undefined,
-  options: { dataDir: string; json: boolean; images: boolean; ocr: boolean },
+  options: { dataDir: string; json: boolean; images: boolean; ocr: boolean; pageEmbedderPath: string | null },
 ): Promise<void> {
   if (!folder) throw new QuireError('invalid_input', 'Usage: quire index <folder>');
   const started = Date.now();
+  const withPageVectors = options.pageEmbedderPath !== null;
+  if (withPageVectors && !options.images)
+    throw new QuireError('invalid_input', '--page-embedder reads page images: leave out --no-images.');
   const core = createCore({
     dataDir: options.dataDir,
     renderImages: options.images,
     findModels: false,
+    pageEmbedderPath: options.pageEmbedderPath,
+    embedInBackground: withPageVectors,
     ...(options.ocr ? {} : { ocr: false }),
   });
   await core.start();
@@ -48,6 +94,7 @@ export async function indexCommand(
     } while (core.library.snapshot().scanning);
     off();
     if (live) process.stderr.write('\n');
+    const pageVectors = withPageVectors ? await waitForPageVectors(core, live) : null;
     const documents = core.library.snapshot().documents;
     const stats = await core.index.maintenance.stats();
     const states: Record<string, number> = {};
@@ -73,9 +120,17 @@ export async function indexCommand(
       warnings: documents
         .filter((d) => d.state === 'indexed' && d.error !== null)
         .map((d) => ({ path: d.path, reason: d.error })),
+      ...(pageVectors ? { pageVectors } : {}),
     };
+    const pageVectorFailure = pageVectors?.problems.length
+      ? new QuireError(
+          'model_failed',
+          `The text index is complete, but page vectors could not be made: ${pageVectors.problems.join(' ')}`,
+        )
+      : null;
     if (options.json) {
       printJson(summary);
+      if (pageVectorFailure) throw pageVectorFailure;
       return;
     }
     console.log(
@@ -92,6 +147,11 @@ export async function indexCommand(
     for (const failure of summary.failures)
       console.log(`  ${failure.state}: ${failure.path}: ${failure.reason ?? ''}`);
     for (const warning of summary.warnings) console.log(`  warning: ${warning.path}: ${warning.reason}`);
+    if (pageVectors && !pageVectorFailure)
+      console.log(
+        `Page vectors: ${pageVectors.pages} pages, ${pageVectors.vectors} vectors in ${pageVectors.seconds.toFixed(1)} s (${pageVectors.embedder}).`,
+      );
+    if (pageVectorFailure) throw pageVectorFailure;
   } finally {
     await core.close();
   }
@@ -100,41 +160,94 @@ export async function indexCommand(
 /** `quire search "<query>"`: hits as `{path, page, score, snippet}`, pages 1-based. */
 export async function searchCommand(
   query: string | undefined,
-  options: { dataDir: string; json: boolean; k: number; mode: string | undefined },
+  options: {
+    dataDir: string;
+    json: boolean;
+    k: number;
+    mode: string | undefined;
+    rewrite: boolean;
+    rerank: boolean;
+    rerankerPath: string | null;
+    modelPath: string | null;
+    servers: string[];
+    pageEmbedderPath: string | null;
+  },
 ): Promise<void> {
   if (!query)
     throw new QuireError(
       'invalid_input',
-      'Usage: quire search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages]',
+      'Usage: quire search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages] [--rewrite] [--rerank]',
     );
   const mode = options.mode === undefined ? undefined : SearchMode.safeParse(options.mode);
   if (mode && !mode.success)
     throw new QuireError('invalid_input', `--mode must be bm25, dense, hybrid or pages.`);
-  const core = createCore({ dataDir: options.dataDir, ingest: false, findModels: false });
+  const usesModels = options.rewrite || options.rerank;
+  const core = createCore({
+    dataDir: options.dataDir,
+    ingest: false,
+    // Rewriting and listwise re-ranking need the chat model; plain search looks for no server.
+    findModels: usesModels,
+    modelPath: options.modelPath ? resolve(options.modelPath) : null,
+    rerankerPath: options.rerankerPath ? resolve(options.rerankerPath) : null,
+    servers: options.servers,
+    pageEmbedderPath: options.pageEmbedderPath,
+  });
   await core.start();
   try {
-    const result = await core.dispatch('search.query', {
+    if (mode?.data === 'pages') await attachPageEmbedder(core, options.pageEmbedderPath);
+    const result = await core.dispatch('search.retrieve', {
       query,
       k: options.k,
+      rewrite: options.rewrite,
+      rerank: options.rerank,
       ...(mode ? { mode: mode.data } : {}),
     });
     if (!result.ok) throw new QuireError(result.error.code, result.error.message);
-    const hits = (result.value as Array<{ path: string; page: number; score: number; snippet: string }>).map(
-      (hit) => ({
-        path: hit.path,
-        page: hit.page,
-        score: hit.score,
-        snippet: hit.snippet,
-      }),
-    );
+    const found = result.value as SearchResult;
+    const hits = found.hits.map((hit) => ({
+      path: hit.path,
+      page: hit.page,
+      score: hit.score,
+      snippet: hit.snippet,
+    }));
+    // What fell back goes to stderr, so `--json` output stays the list of hits.
+    for (const note of found.notes) process.stderr.write(`quire: ${note}\n`);
     if (options.json) {
       printJson(hits);
       return;
     }
+    if (found.forms.length > 1)
+      console.log(`Searched: ${found.forms.map((form) => `"${form.text}"`).join(', ')}`);
+    if (found.rerankedBy)
+      console.log(
+        `Re-ranked by ${found.rerankedBy === 'reranker' ? 'the reranker model' : 'the chat model'}.`,
+      );
     if (hits.length === 0) console.log('No matches.');
     for (const hit of hits)
       console.log(`${hit.path} p.${hit.page}  (${hit.score.toFixed(3)})\n    ${hit.snippet}`);
   } finally {
     await core.close();
+  }
+}
+
+/** Loads the given page embedder for this search, when it is the one the library's page vectors came from. */
+async function attachPageEmbedder(core: Core, path: string | null): Promise<void> {
+  const active = core.index.vectors.status().page.active;
+  if (path === null) {
+    if (active === null) return;
+    throw new QuireError(
+      'model_unavailable',
+      `Page search needs the page embedder its vectors came from (${active}): pass it with --page-embedder or QUIRE_PAGE_EMBEDDER.`,
+    );
+  }
+  const embedder = await core.models.pageEmbedder();
+  if (!embedder) throw new QuireError('model_unavailable', `The page embedder ${path} could not be loaded.`);
+  if (core.index.vectors.attach({ page: embedder }).length === 0) {
+    throw new QuireError(
+      'model_unavailable',
+      active === null
+        ? `This library has no page vectors yet: run \`quire index <folder> --page-embedder ${path}\` first.`
+        : `This library's page vectors came from ${active}, not ${embedder.id}: index again with this page embedder to switch.`,
+    );
   }
 }

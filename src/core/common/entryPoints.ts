@@ -1,4 +1,4 @@
-import { fork, type ChildProcess, type ForkOptions } from 'node:child_process';
+import { fork, type ForkOptions } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -41,14 +41,57 @@ export function startWorker(
   return new Worker(bootstrap, { ...options, argv: [sourceEntry(callerUrl, sourceRelativePath)] });
 }
 
-/** Forks `sourceRelativePath` (relative to the caller's module) as a Node child process with IPC. */
+/**
+ * What a parent needs of a child process with a message channel: Node's ChildProcess has it, and so
+ * does the Electron app's adapter around a utility process.
+ */
+export interface ChildHandle {
+  readonly connected: boolean;
+  /** Null while it runs. */
+  readonly exitCode: number | null;
+  readonly signalCode: NodeJS.Signals | null;
+  readonly stdout: NodeJS.ReadableStream | null;
+  readonly stderr: NodeJS.ReadableStream | null;
+  /** `callback` hears whether the message left (an error when the channel is already closed). */
+  send(message: unknown, callback?: (error: Error | null) => void): boolean;
+  /** Closes the message channel; a child that serves only its parent then exits. */
+  disconnect(): void;
+  kill(signal?: NodeJS.Signals): boolean;
+  on(event: 'message', listener: (message: unknown) => void): this;
+  on(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
+  on(event: 'error', listener: (error: Error) => void): this;
+  once(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
+  off(event: 'message', listener: (message: unknown) => void): this;
+  off(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
+}
+
+/** Starts a built child entry (an `out/main/*.js` file) some other way than `fork`. */
+export type ChildLauncher = (entryPath: string, args: string[]) => ChildHandle;
+
+let childLauncher: ChildLauncher | null = null;
+
+/**
+ * The Electron app starts child entries as utility processes: its RunAsNode fuse is off, so `fork`,
+ * which runs the Electron binary as Node, cannot start them there. Set once at start-up.
+ */
+export function useChildLauncher(launcher: ChildLauncher | null): void {
+  childLauncher = launcher;
+}
+
+/**
+ * Starts `sourceRelativePath` (relative to the caller's module) as a child process with a message
+ * channel: forked Node (with `options`), or through the launcher the host set.
+ */
 export function forkChild(
   callerUrl: string,
   sourceRelativePath: string,
   args: string[] = [],
   options: ForkOptions = {},
-): ChildProcess {
-  if (!isSource(callerUrl)) return fork(builtEntry(callerUrl, sourceRelativePath), args, options);
+): ChildHandle {
+  if (!isSource(callerUrl)) {
+    const entry = builtEntry(callerUrl, sourceRelativePath);
+    return childLauncher ? childLauncher(entry, args) : fork(entry, args, options);
+  }
   const execArgv = [...(options.execArgv ?? []), '--import', tsxLoaderUrl()];
   return fork(sourceEntry(callerUrl, sourceRelativePath), args, { ...options, execArgv });
 }

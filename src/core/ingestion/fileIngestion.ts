@@ -40,6 +40,8 @@ export interface FileIngestionDeps {
    * of a file already takes every page read before (a copy, a rename, a run that was stopped).
    */
   ocr: (contentHash: string) => OcrSource | null;
+  /** The real path to read a library file from; throws when the path policy no longer allows it. */
+  readablePath: (path: string) => Promise<string>;
 }
 
 export interface IngestedFile {
@@ -70,7 +72,9 @@ export class FileIngestion {
 
   async ingest(file: FileToIngest, signal: AbortSignal): Promise<IngestedFile> {
     const { documents, content, reader, recognized } = this.deps;
-    const contentHash = await hashFile(file.path, signal);
+    // Read through the path policy: the file may have become a link that leads outside the library.
+    const readable = await this.deps.readablePath(file.path);
+    const contentHash = await hashFile(readable, signal);
     signal.throwIfAborted();
     const record: IndexedDocument = {
       id: file.id,
@@ -97,7 +101,7 @@ export class FileIngestion {
     } else {
       const password = await this.deps.password(file.id);
       const ocrSource = this.deps.ocr(contentHash);
-      const parsed = await reader.parse(file.path, {
+      const parsed = await reader.parse(readable, {
         kind: file.kind,
         signal,
         ...(password ? { password } : {}),

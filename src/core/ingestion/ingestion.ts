@@ -86,6 +86,7 @@ export class Ingestion {
   constructor(private readonly options: IngestionOptions) {
     const { library, index, pool, images, passwords } = options;
     const password = (id: string) => passwords.get(id);
+    const readablePath = (path: string) => library.readablePath(path);
     this.scheduler = new Scheduler(Math.max(1, options.concurrency ?? pool.size));
     this.scheduler.events.on('idle', () => this.onIdle());
     this.tidying = new IndexTidying(index.maintenance, options.maintenanceDelayMs ?? 2000, () =>
@@ -99,6 +100,7 @@ export class Ingestion {
       reader: pool,
       password,
       ocr: (contentHash) => (ocr ? ocrSourceOf(ocr, contentHash) : null),
+      readablePath,
     });
     this.recognition = ocr
       ? new PageRecognition({
@@ -107,6 +109,7 @@ export class Ingestion {
           recognized: index.recognized,
           pool,
           password,
+          readablePath,
           scheduler: this.scheduler,
           meter: this.meter,
           working: (path) => (this.currentPath = path),
@@ -121,6 +124,7 @@ export class Ingestion {
       pool,
       images,
       password,
+      readablePath,
       scheduler: this.scheduler,
       longEdge: options.imageLongEdge ?? 1600,
       progress: {

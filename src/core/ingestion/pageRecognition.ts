@@ -32,6 +32,8 @@ export interface PageRecognitionDeps extends OcrSetup {
   recognized: RecognizedText;
   pool: Pick<DocumentPool, 'ocr' | 'parse'>;
   password: (documentId: string) => Promise<string | undefined>;
+  /** The real path to read a library file from; throws when the path policy no longer allows it. */
+  readablePath: (path: string) => Promise<string>;
   scheduler: Scheduler;
   /** Counts pages still to recognise. */
   meter: Pick<ProgressMeter, 'recognitionAdded' | 'pagesRecognized' | 'recognitionFinished'>;
@@ -115,19 +117,29 @@ export class PageRecognition {
     const password = await this.deps.password(owner.id);
     const source = ocrSourceOf(this.deps, contentHash);
     const job = { ocr: source, signal, ...(password ? { password } : {}) };
+    let readable: string;
     try {
-      await pool.ocr(owner.path, { ...job, pages, onPages: (outcomes) => onPages(outcomes.length) });
+      // Through the path policy, as the text was: the file may now be a link leading out of the library.
+      readable = await this.deps.readablePath(owner.path);
+    } catch (error) {
+      console.error(`quire: ${owner.path} can no longer be read for OCR`, error);
+      return;
+    }
+    try {
+      await pool.ocr(readable, { ...job, pages, onPages: (outcomes) => onPages(outcomes.length) });
     } catch (error) {
       if (isAbortError(error) || signal.aborted) return;
       // A batch timed out or its worker died: the pages it finished are saved; the rest go one by one.
-      await this.onePageAtATime(owner.path, pages, job, onPages);
+      await this.onePageAtATime(readable, pages, job, onPages);
     }
     if (signal.aborted) return;
-    await this.deps.transcriber?.transcribeWeakPages(owner, pages, source, signal).catch((error: unknown) => {
-      if (!isAbortError(error)) console.error('quire: vision transcription failed', error);
-    });
+    await this.deps.transcriber
+      ?.transcribeWeakPages({ id: owner.id, path: readable }, pages, source, signal)
+      .catch((error: unknown) => {
+        if (!isAbortError(error)) console.error('quire: vision transcription failed', error);
+      });
     try {
-      const parsed = await pool.parse(owner.path, { kind: owner.kind, ...job });
+      const parsed = await pool.parse(readable, { kind: owner.kind, ...job });
       if (signal.aborted || this.owner(contentHash)?.id !== owner.id) return;
       await recognized.replaceText(contentHash, parsed, basename(owner.path));
       this.deps.onTextChanged();

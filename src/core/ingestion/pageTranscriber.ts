@@ -30,8 +30,9 @@ export interface PageTranscriberDeps {
 export class PageTranscriber {
   constructor(private readonly deps: PageTranscriberDeps) {}
 
+  /** `file` is the document's id (for its password) and the real path to draw its pages from. */
   async transcribeWeakPages(
-    owner: IndexedDocument,
+    file: Pick<IndexedDocument, 'id' | 'path'>,
     pages: number[],
     source: OcrSource,
     signal: AbortSignal,
@@ -53,12 +54,12 @@ export class PageTranscriber {
     if (weak.length === 0) return 0;
     const model = await models.chatModel('see');
     if (!model?.supportsImages) return 0;
-    const password = await this.deps.password(owner.id);
+    const password = await this.deps.password(file.id);
     let transcribed = 0;
     for (const page of weak) {
       signal.throwIfAborted();
       const [image] = await this.deps.pool.render(
-        owner.path,
+        file.path,
         {
           contentHash: source.contentHash,
           pages: [page],

@@ -21,7 +21,9 @@ import {
   ModelsStatus,
   RoleChoice,
 } from '../domain/models';
-import { PageImage, SearchHit, SearchMode } from '../domain/search';
+import { PageImage, SearchHit, SearchMode, SearchResult } from '../domain/search';
+import { WebSearchSettings, WebUrl } from '../domain/web';
+import { UpdateStatus } from '../domain/updates';
 import type { ErrorInfo } from '../errors';
 
 const id = z.string().min(1).max(200);
@@ -58,6 +60,35 @@ export const calls = {
       .strict(),
     output: z.array(SearchHit),
   },
+  /** Search with the query's other wordings fused in and the results re-ranked, with what fell back. */
+  'search.retrieve': {
+    input: z
+      .object({
+        query: z.string().min(1).max(2000),
+        k: z.number().int().min(1).max(100).default(10),
+        mode: SearchMode.optional(),
+        /** Also search the query's keywords and sub-questions (and a model's rewrite), fused. */
+        rewrite: z.boolean().default(false),
+        /** Re-rank the results with the reranker model, else the chat model. */
+        rerank: z.boolean().default(false),
+      })
+      .strict(),
+    output: SearchResult,
+  },
+  'webSearch.settings': { input: empty, output: WebSearchSettings },
+  /** Turns web search on or off and sets its SearXNG instance; off by default. */
+  'webSearch.configure': {
+    input: z
+      .object({
+        enabled: z.boolean().optional(),
+        searxngUrl: WebUrl.nullable().optional(),
+        blockedDomains: z.array(z.string().min(1).max(253)).max(200).optional(),
+      })
+      .strict(),
+    output: WebSearchSettings,
+  },
+  /** The user's approval of a PDF the agent proposed: downloads it into the library. */
+  'library.addFromWeb': { input: z.object({ url: WebUrl }).strict(), output: z.object({ path: z.string() }) },
   'pages.get': {
     input: z
       .object({
@@ -85,13 +116,35 @@ export const calls = {
   },
   'memory.budget': { input: empty, output: MemoryBudget },
   'chat.ask': {
-    input: z.object({ question: z.string().min(1).max(4000), conversationId: id.optional() }).strict(),
+    input: z
+      .object({
+        question: z.string().min(1).max(4000),
+        conversationId: id.optional(),
+        /** Pause and ask when the question is ambiguous (a `clarify` event); else assume and say so. */
+        clarify: z.boolean().default(true),
+      })
+      .strict(),
+    output: z.object({ runId: z.string(), conversationId: z.string() }),
+  },
+  /** Answers a paused run's `clarify` question: a choice's index, or null to let the agent assume. */
+  'chat.clarify': {
+    input: z
+      .object({ conversationId: id, runId: id, choice: z.number().int().min(0).max(20).nullable() })
+      .strict(),
     output: z.object({ runId: z.string(), conversationId: z.string() }),
   },
   'chat.cancel': { input: z.object({ runId: id }).strict(), output: z.null() },
   'chat.conversations': { input: empty, output: z.array(ConversationSummary) },
   'chat.conversation': { input: z.object({ conversationId: id }).strict(), output: Conversation },
   'chat.trace': { input: z.object({ runId: id }).strict(), output: z.array(AgentEvent) },
+  'updates.status': { input: empty, output: UpdateStatus },
+  /** Turning checks on checks at once; nothing is downloaded without `updates.download`. */
+  'updates.setEnabled': { input: z.object({ enabled: z.boolean() }).strict(), output: UpdateStatus },
+  'updates.check': { input: empty, output: UpdateStatus },
+  /** The user's consent: downloads the version the last check offered and verifies it. */
+  'updates.download': { input: empty, output: UpdateStatus },
+  /** Quits, installs the downloaded version and starts it. */
+  'updates.install': { input: empty, output: z.null() },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {
@@ -101,6 +154,7 @@ export const events = {
   'memory.onBudget': MemoryBudget,
   'models.onStatus': ModelsStatus,
   'models.onDownload': DownloadProgress,
+  'updates.onStatus': UpdateStatus,
 } as const satisfies Record<string, z.ZodType>;
 
 export type CallName = keyof typeof calls;

@@ -6,7 +6,8 @@ import { ocrKeyOf, recognizePdfPages } from '../ocr/recognizePdfPages';
 import type { OcrEngine } from '../ocr/types';
 import { parseDocument } from '../parseDocument';
 import { PageImageStore } from '../render/pageImageStore';
-import { countPdfPages, renderPdfPages } from '../render/renderPdfPages';
+import { countPdfPages } from '../pdf/countPdfPages';
+import { renderPdfPages } from '../render/renderPdfPages';
 import type { DocumentJob, JobRequest, JobResponse, OcrSource } from './protocol';
 
 /* Runs one document job at a time for the pool; the pool terminates the thread to cancel or time out. */

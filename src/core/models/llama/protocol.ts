@@ -1,9 +1,11 @@
 /*
- * The messages the parent and the model host child exchange over the IPC channel. The channel uses
- * Node's `advanced` serialization, so Float32Array embeddings cross it without a JSON detour.
+ * The requests the parent sends the llama model host child; replies and cancellation are the common
+ * host envelope (../host/protocol.ts).
  */
-import type { ErrorCode } from '../../../shared/errors';
+import type { HostCancel } from '../host/protocol';
 import type { ChatMessage } from '../types';
+
+export type { HostErrorInfo, HostReply } from '../host/protocol';
 
 export type LlamaGpuSetting = 'auto' | false;
 
@@ -22,6 +24,11 @@ export interface LlamaLoadOptions {
   threads?: number;
   /** Parallel chat sequences in the context; each one holds its own KV cache. Defaults to 1. */
   sequences?: number;
+  /**
+   * `generate` (default): a chat context, and an embedding context on first use. `rank`: only a
+   * ranking context, for a cross-encoder reranker (a GGUF with a classification head).
+   */
+  purpose?: 'generate' | 'rank';
 }
 
 export interface HostChatRequest {
@@ -56,18 +63,8 @@ export type HostRequest =
   | { type: 'load'; id: number; options: LlamaLoadOptions }
   | { type: 'chat'; id: number; request: HostChatRequest }
   | { type: 'embed'; id: number; texts: string[] }
+  /** Relevance of each document to the query, between 0 and 1, in the documents' order. */
+  | { type: 'rank'; id: number; query: string; documents: string[] }
   | { type: 'unload'; id: number }
   | { type: 'dispose'; id: number }
-  /** Stops request `targetId`; answered by that request's own error, not by a reply of its own. */
-  | { type: 'cancel'; targetId: number };
-
-export interface HostErrorInfo {
-  code: ErrorCode;
-  message: string;
-}
-
-export type HostReply =
-  | { type: 'ready'; pid: number }
-  | { type: 'token'; id: number; text: string }
-  | { type: 'result'; id: number; value: unknown }
-  | { type: 'error'; id: number; error: HostErrorInfo };
+  | HostCancel;

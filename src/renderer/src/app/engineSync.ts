@@ -2,6 +2,7 @@ import { startChatSync } from '../features/chat/chatStore';
 import { startLibrarySync } from '../features/library/libraryStore';
 import { startModelsSync } from '../features/models/modelsStore';
 import { startTraceSync } from '../features/trace/traceStore';
+import { startUpdatesSync } from '../features/updates/updatesStore';
 import { onEngineConnected } from '../ipc/client';
 
 /** Connects every store to the engine once, outside React, so renders never subscribe twice. */
@@ -11,6 +12,7 @@ export function startEngineSync(): () => void {
     startTraceSync(),
     startChatSync(onEngineConnected),
     startModelsSync(onEngineConnected),
+    startUpdatesSync(onEngineConnected),
   ];
   return () => stops.forEach((stop) => stop());
 }

@@ -1,6 +1,8 @@
 import { OcrSettingsSection } from './OcrSettingsSection';
+import { UpdatesSection } from '../updates/UpdatesSection';
 import { THEME_CHOICES, type ThemeChoice } from './theme';
 import { useSettingsStore } from './settingsStore';
+import { WebSearchSettings } from './WebSearchSettings';
 import './settings.css';
 
 const THEME_LABELS: Record<ThemeChoice, string> = { system: 'Match system', light: 'Light', dark: 'Dark' };
@@ -27,6 +29,8 @@ export function SettingsPanel() {
         ))}
       </fieldset>
       <OcrSettingsSection />
+      <WebSearchSettings />
+      <UpdatesSection />
       <section className="panel-section">
         <h3 className="section-title">Keyboard</h3>
         <dl className="shortcuts small">
