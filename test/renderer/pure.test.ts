@@ -202,6 +202,7 @@ describe('highlights, memory, downloads, library', () => {
       pagesPerSecond: 2.5,
       etaSeconds: 12,
       pagesToDraw: 0,
+      pagesToRecognize: 0,
       paused: false,
       currentPath: null,
     });
@@ -223,6 +224,7 @@ describe('highlights, memory, downloads, library', () => {
         pagesPerSecond: 0,
         etaSeconds: null,
         pagesToDraw: 30,
+        pagesToRecognize: 0,
         paused: false,
         currentPath: null,
       }),
