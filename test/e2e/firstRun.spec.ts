@@ -3,16 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { corpusDir } from '../helpers/shared';
-import { generatedFile, startModelHostStandIn, type ModelHostStandIn } from '../standins/modelHostStandIn';
+import { buildTinyPageEmbedder, tinyPageEmbedderFiles } from '../helpers/tinyPageEmbedder';
+import { startModelHostStandIn, type ModelHostStandIn } from '../standins/modelHostStandIn';
 import { startOllamaStandIn, type OllamaStandIn } from '../standins/ollamaStandIn';
 import { startServe, type ServeProcess } from './serveProcess';
 
 /**
  * A first start with nothing set up: Ollama runs (a stand-in, with an empty model list and a library
  * to pull from) and the model host is a stand-in reached through HF_ENDPOINT. The setup proposes a
- * set, pulls the chat, embedding and vision models through Ollama's /api/pull and downloads the page
- * embedder's files from the host, verified by the hashes the host states. Then a question gets a
- * verified answer with its source. Everything but the two stand-ins is the real app.
+ * set, the user leaves the reranker out, and the setup pulls the chat, embedding and vision models
+ * through Ollama's /api/pull and downloads the page embedder's files from the host, verified by the
+ * hashes the host states. The page embedder is the project's tiny ONNX model laid out as the published
+ * export (the graph, its tokenizer and settings beside it), so it loads and embeds pages for real.
+ * Then a question gets a verified answer with its source. Everything but the two stand-ins is the real app.
  */
 const decisions = [
   { tool: 'text_search', inputs: { query: 'trace-based just-in-time compilation', k: '5', mode: 'bm25' } },
@@ -32,6 +35,10 @@ test.beforeAll(async () => {
   ollama = await startOllamaStandIn([], {
     delayBetweenPiecesMs: 10,
     reply: (body) => {
+      // Search also asks the chat model to rewrite the question and, with no reranker, to re-rank.
+      const format = JSON.stringify(body.format ?? null);
+      if (format.includes('"subQuestions"')) return [JSON.stringify({ query: answer, subQuestions: [] })];
+      if (format.includes('"order"')) return [JSON.stringify({ order: ['1'] })];
       if (body.format) {
         const decision = decisions[Math.min(step++, decisions.length - 1)]!;
         return [JSON.stringify({ reasoning: 'scripted', end: false, ...decision })];
@@ -62,26 +69,27 @@ test.beforeAll(async () => {
     layers: [2_000_000, 500_000],
     delayMs: 20,
   });
-  const companion = (name: string) => ({
-    path: `Qdrant/colmodernvbert/resolve/main/${name}`,
-    bytes: Buffer.from(`{"file": "${name}"}\n`),
-    storage: 'git' as const,
-  });
+  const files = tinyPageEmbedderFiles();
+  const beside: Record<string, unknown> = {
+    'config.json': files.config,
+    'preprocessor_config.json': files.preprocessor,
+    'processor_config.json': files.processor,
+    'special_tokens_map.json': {},
+    'tokenizer.json': files.tokenizer,
+    'tokenizer_config.json': files.tokenizerConfig,
+  };
   host = await startModelHostStandIn(
     [
       {
         path: 'Qdrant/colmodernvbert/resolve/main/model_v2.onnx',
-        bytes: generatedFile(2_000_000),
+        bytes: Buffer.from(buildTinyPageEmbedder({ withoutEmbeddedFiles: true })),
         storage: 'lfs',
       },
-      ...[
-        'config.json',
-        'preprocessor_config.json',
-        'processor_config.json',
-        'special_tokens_map.json',
-        'tokenizer.json',
-        'tokenizer_config.json',
-      ].map(companion),
+      ...Object.entries(beside).map(([name, json]) => ({
+        path: `Qdrant/colmodernvbert/resolve/main/${name}`,
+        bytes: Buffer.from(`${JSON.stringify(json)}\n`),
+        storage: 'git' as const,
+      })),
     ],
     { chunkBytes: 64 * 1024, delayBetweenChunksMs: 5 },
   );
@@ -107,17 +115,21 @@ test('first start: setup proposes a set, fetches it, and a question gets a verif
   const card = page.getByTestId('setup-card').first();
   await expect(card).toBeVisible({ timeout: 30_000 });
   const roles = card.getByTestId('setup-role');
-  // Deciding and answering share one model, so one row; every role is covered.
-  await expect(roles).toHaveCount(4);
+  // Deciding and answering share one model, so one row; every role is covered, the reranker too.
+  await expect(roles).toHaveCount(5);
   const row = (role: string) => card.locator(`[data-testid="setup-role"][data-roles~="${role}"]`);
   await expect(row('decide')).toHaveAttribute('data-roles', 'decide answer');
   await expect(row('answer')).toHaveAttribute('data-source', 'ollama');
   await expect(row('embed')).toContainText('ollama pull qwen3-embedding:0.6b');
   await expect(row('see')).toContainText('ollama pull qwen2.5vl:3b');
   await expect(row('pageEmbed')).toHaveAttribute('data-source', 'download');
-  await expect(row('pageEmbed')).toContainText('not usable in this build yet');
+  await expect(row('pageEmbed')).not.toContainText('not usable in this build yet');
+  await expect(row('rerank')).toHaveAttribute('data-source', 'download');
   await expect(card.getByTestId('setup-total')).toContainText('to download');
   await page.screenshot({ path: 'test-results/e2e/first-run-proposal.png' });
+  // Left out: the stand-in host has no reranker (its published sha256 could never match a stand-in file).
+  await row('rerank').getByTestId('setup-role-include').uncheck();
+  await expect(card.getByTestId('setup-total')).toContainText('Total of what is ticked');
 
   await card.getByTestId('setup-start').click();
   const downloads = card.getByTestId('setup-download');
@@ -132,7 +144,8 @@ test('first start: setup proposes a set, fetches it, and a question gets a verif
     'qwen3-embedding:0.6b',
   );
   await expect(page.locator('[data-testid="role-row"][data-role="pageEmbed"]')).toContainText(
-    'cannot run it in-process yet',
+    'in-process by the ONNX model',
+    { timeout: 30_000 },
   );
   expect(ollama.models.map((model) => model.name).sort()).toEqual(
     expect.arrayContaining(['qwen2.5vl:3b', 'qwen3-embedding:0.6b']),

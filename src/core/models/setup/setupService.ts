@@ -117,11 +117,13 @@ export class SetupService {
     const done = Promise.all([...started.keys()].map((id) => models.downloadSettled(id))).then(
       async (ended) => {
         const failed = ended.filter((progress) => progress.state !== 'done');
-        const choices = failed.length === 0 ? choicesFor(chosen, models.modelsDir) : {};
-        if (failed.length === 0) {
+        // What arrived is used even when something else failed: a chat model without the vision one still answers.
+        const failedIds = new Set(failed.map((progress) => progress.id));
+        const arrived = chosen.filter((role) => jobIds(role).every((id) => !failedIds.has(id)));
+        const choices = choicesFor(arrived, models.modelsDir);
+        if (failed.length === 0 || Object.keys(choices).length > 0)
           await this.deps.settings.chooseRoles(choices);
-          await models.refresh();
-        }
+        await models.refresh();
         return { ok: failed.length === 0, failed, choices };
       },
     );

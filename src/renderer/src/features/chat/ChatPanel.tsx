@@ -2,7 +2,6 @@ import { useEffect, useRef } from 'react';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { SetupCard } from '../models/SetupCard';
 import { setupNeeded, useModelsStore } from '../models/modelsStore';
-import { TracePanel } from '../trace/TracePanel';
 import { useChatStore } from './chatStore';
 import { ConversationPicker } from './ConversationPicker';
 import { QuestionBox } from './QuestionBox';
@@ -15,7 +14,6 @@ const STICKY_PX = 80;
 
 export function ChatPanel() {
   const turns = useChatStore((state) => state.turns);
-  const traceRunId = useChatStore((state) => state.traceRunId);
   const conversationError = useChatStore((state) => state.conversationError);
   const loadingConversation = useChatStore((state) => state.loadingConversation);
   const lastRunId = turns.at(-1)?.runId;
@@ -61,7 +59,6 @@ export function ChatPanel() {
           <TurnView key={turn.runId} turn={turn} isLatest={index === turns.length - 1} />
         ))}
       </div>
-      <TracePanel runId={traceRunId} />
       <SearchNotice />
       <QuestionBox />
     </main>

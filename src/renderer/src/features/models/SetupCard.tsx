@@ -1,4 +1,10 @@
-import type { DownloadProgress, RoleProposal, SetupProposal } from '../../../../shared/domain/models';
+import { useState } from 'react';
+import type {
+  DownloadProgress,
+  RoleProposal,
+  SetupProposal,
+  SetupRole,
+} from '../../../../shared/domain/models';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { ProgressBar } from '../../components/ProgressBar';
 import { formatBytes, percent } from '../../lib/format';
@@ -31,6 +37,13 @@ function groupByModel(
     else groups.set(key, { proposal: role, roles: [role.role] });
   }
   return [...groups.values()];
+}
+
+/** What the rows still included download, each model once. */
+function includedDownloadBytes(proposal: SetupProposal, leftOut: ReadonlySet<SetupRole>): number {
+  return groupByModel(proposal.roles)
+    .filter(({ roles }) => !roles.some((role) => leftOut.has(role)))
+    .reduce((sum, { proposal: role }) => sum + role.downloadBytes, 0);
 }
 
 function machineLine(proposal: SetupProposal): string {
@@ -66,7 +79,8 @@ function SetupProgress({ downloads }: { downloads: readonly DownloadProgress[] }
 
 /**
  * The first-run setup: the model set proposed for this machine, per role the model, what it takes to
- * get it, the memory it uses and why; the totals; and one button that fetches it all.
+ * get it, the memory it uses and why; the totals; and one button that fetches it all. A row can be
+ * left out (the vision model or the reranker on a small disk, say); the rest is set up without it.
  */
 export function SetupCard({ onDismiss }: { onDismiss?: () => void }) {
   const proposal = useModelsStore((state) => state.proposal);
@@ -75,6 +89,7 @@ export function SetupCard({ onDismiss }: { onDismiss?: () => void }) {
   const downloads = useModelsStore((state) => state.downloads);
   const start = useAction(useModelsStore((state) => state.startSetup));
   const dismiss = useAction(useModelsStore((state) => state.dismissSetup));
+  const [leftOut, setLeftOut] = useState<ReadonlySet<SetupRole>>(new Set());
 
   if (!proposal) {
     return (
@@ -94,6 +109,16 @@ export function SetupCard({ onDismiss }: { onDismiss?: () => void }) {
     (role) => role.source === 'present' || role.source === 'server',
   );
   const totals = proposal.totals;
+  const included = proposal.roles.map((role) => role.role).filter((role) => !leftOut.has(role));
+  const toggle = (roles: readonly SetupRole[], include: boolean) =>
+    setLeftOut((current) => {
+      const next = new Set(current);
+      for (const role of roles) {
+        if (include) next.delete(role);
+        else next.add(role);
+      }
+      return next;
+    });
 
   return (
     <section className="setup-card" data-testid="setup-card" aria-labelledby="setup-card-title">
@@ -111,7 +136,16 @@ export function SetupCard({ onDismiss }: { onDismiss?: () => void }) {
             data-source={role.source}
           >
             <div className="setup-role__head">
-              <span className="setup-role__name">{roles.map((name) => ROLE_LABELS[name]).join(' · ')}</span>
+              <label className="checkbox setup-role__name">
+                <input
+                  type="checkbox"
+                  data-testid="setup-role-include"
+                  checked={!roles.some((name) => leftOut.has(name))}
+                  disabled={started}
+                  onChange={(event) => toggle(roles, event.target.checked)}
+                />
+                {roles.map((name) => ROLE_LABELS[name]).join(' · ')}
+              </label>
               <span className="setup-role__model">{role.label}</span>
             </div>
             <p className="small">
@@ -126,8 +160,9 @@ export function SetupCard({ onDismiss }: { onDismiss?: () => void }) {
         ))}
       </ul>
       <p className="setup-card__total small" data-testid="setup-total">
-        Total: {formatBytes(totals.downloadBytes)} to download · {formatBytes(totals.memoryBytes)} in memory
-        while answering ({formatBytes(totals.peakMemoryBytes)} while reading page images)
+        {leftOut.size > 0
+          ? `Total of what is ticked: ${formatBytes(includedDownloadBytes(proposal, leftOut))} to download`
+          : `Total: ${formatBytes(totals.downloadBytes)} to download · ${formatBytes(totals.memoryBytes)} in memory while answering (${formatBytes(totals.peakMemoryBytes)} while reading page images)`}
       </p>
       {proposal.notes.map((note) => (
         <p key={note} className="muted small">
@@ -141,8 +176,12 @@ export function SetupCard({ onDismiss }: { onDismiss?: () => void }) {
           type="button"
           className="button button--primary"
           data-testid="setup-start"
-          disabled={start.busy || (started && running.some((download) => download.state === 'downloading'))}
-          onClick={() => void start.run()}
+          disabled={
+            included.length === 0 ||
+            start.busy ||
+            (started && running.some((download) => download.state === 'downloading'))
+          }
+          onClick={() => void start.run(leftOut.size > 0 ? included : undefined)}
         >
           {nothingToFetch ? 'Use these models' : started ? 'Try again' : 'Download and set up'}
         </button>

@@ -7,6 +7,7 @@ import type {
   ModelsStatus,
   RoleChoice,
   SetupProposal,
+  SetupRole,
 } from '../../../../shared/domain/models';
 import type { ErrorInfo } from '../../../../shared/errors';
 import type { CallResult } from '../../../../shared/ipc/contract';
@@ -30,7 +31,8 @@ export interface ModelsState {
   /** Downloads the last setup started, to show its progress in the setup card. */
   setupDownloadIds: string[];
   loadProposal: () => Promise<ErrorInfo | null>;
-  startSetup: () => Promise<ErrorInfo | null>;
+  /** Fetches the proposal's models for `roles` (every role when left out). */
+  startSetup: (roles?: SetupRole[]) => Promise<ErrorInfo | null>;
   dismissSetup: () => Promise<ErrorInfo | null>;
   refresh: () => Promise<ErrorInfo | null>;
   chooseRole: (role: ModelRole, choice: RoleChoice | null) => Promise<ErrorInfo | null>;
@@ -61,8 +63,8 @@ export const useModelsStore = create<ModelsState>(() => ({
     );
     return errorOf(result);
   },
-  startSetup: async () => {
-    const result = await quire['models.setup']({});
+  startSetup: async (roles) => {
+    const result = await quire['models.setup'](roles ? { roles } : {});
     if (result.ok)
       useModelsStore.setState((state) => ({
         setupDownloadIds: result.value.downloads.map((download) => download.id),
