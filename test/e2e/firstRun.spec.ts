@@ -6,6 +6,7 @@ import { corpusDir } from '../helpers/shared';
 import { buildTinyPageEmbedder, tinyPageEmbedderFiles } from '../helpers/tinyPageEmbedder';
 import { startModelHostStandIn, type ModelHostStandIn } from '../standins/modelHostStandIn';
 import { startOllamaStandIn, type OllamaStandIn } from '../standins/ollamaStandIn';
+import { scriptedReplies } from '../standins/scriptedAgent';
 import { startServe, type ServeProcess } from './serveProcess';
 
 /**
@@ -14,7 +15,7 @@ import { startServe, type ServeProcess } from './serveProcess';
  * set, the user leaves the reranker out, and the setup pulls the chat, embedding and vision models
  * through Ollama's /api/pull and downloads the page embedder's files from the host, verified by the
  * hashes the host states. The page embedder is the project's tiny ONNX model laid out as the published
- * export (the graph, its tokenizer and settings beside it), so it loads and embeds pages for real.
+ * export (the graph, its tokenizer and settings beside it), so what is downloaded is a model that loads.
  * Then a question gets a verified answer with its source. Everything but the two stand-ins is the real app.
  */
 const decisions = [
@@ -31,20 +32,10 @@ let dataDir: string;
 let folder: string;
 
 test.beforeAll(async () => {
-  let step = 0;
+  const reply = scriptedReplies(decisions, answer);
   ollama = await startOllamaStandIn([], {
     delayBetweenPiecesMs: 10,
-    reply: (body) => {
-      // Search also asks the chat model to rewrite the question and, with no reranker, to re-rank.
-      const format = JSON.stringify(body.format ?? null);
-      if (format.includes('"subQuestions"')) return [JSON.stringify({ query: answer, subQuestions: [] })];
-      if (format.includes('"order"')) return [JSON.stringify({ order: ['1'] })];
-      if (body.format) {
-        const decision = decisions[Math.min(step++, decisions.length - 1)]!;
-        return [JSON.stringify({ reasoning: 'scripted', end: false, ...decision })];
-      }
-      return answer.match(/\S+\s*/g) ?? [answer];
-    },
+    reply: (body) => reply(body.format),
   });
   // Whichever chat model the proposal picks for this machine's memory, Ollama's library has it.
   for (const name of ['qwen3:1.7b', 'qwen3:4b', 'qwen3:8b']) {
@@ -167,5 +158,9 @@ test('first start: setup proposes a set, fetches it, and a question gets a verif
   });
   await expect(page.getByTestId('answer-status').last()).toHaveText('Verified', { timeout: 30_000 });
   await expect(page.getByTestId('citation-chip').first()).toContainText('tracemonkey.pdf');
+  // The page embedder was loaded for the page vectors of the indexed file, and not set aside.
+  await expect(page.locator('[data-testid="role-row"][data-role="pageEmbed"]')).not.toContainText(
+    'cannot be used',
+  );
   await page.screenshot({ path: 'test-results/e2e/first-run-answer.png' });
 });

@@ -188,17 +188,7 @@ export class OllamaClient {
       this.errorFor(body.model),
     );
     let text = '';
-    for await (const line of lines) {
-      if (line.trim() === '') continue;
-      let message: Record<string, unknown>;
-      try {
-        message = record(JSON.parse(line));
-      } catch {
-        throw new QuireError(
-          'model_failed',
-          `Ollama at ${this.address} sent a line that is not JSON: ${line.slice(0, 120)}`,
-        );
-      }
+    for await (const message of this.messages(lines)) {
       if (typeof message.error === 'string') {
         throw new QuireError('model_failed', `Ollama failed on \`${body.model}\`: ${message.error}`, {
           server: message.error,
@@ -245,17 +235,7 @@ export class OllamaClient {
         ),
     );
     const layers = new Map<string, { total: number; completed: number }>();
-    for await (const line of lines) {
-      if (line.trim() === '') continue;
-      let message: Record<string, unknown>;
-      try {
-        message = record(JSON.parse(line));
-      } catch {
-        throw new QuireError(
-          'model_failed',
-          `Ollama at ${this.address} sent a line that is not JSON: ${line.slice(0, 120)}`,
-        );
-      }
+    for await (const message of this.messages(lines)) {
       if (typeof message.error === 'string')
         throw new QuireError('model_unavailable', `Ollama could not pull \`${model}\`: ${message.error}`);
       const status = String(message.status ?? '');
@@ -278,6 +258,23 @@ export class OllamaClient {
       'model_failed',
       `Ollama at ${this.address} ended the pull of \`${model}\` without saying it succeeded.`,
     );
+  }
+
+  /** Ollama's NDJSON stream as one record per line; blank lines skipped, a line that is not JSON an error. */
+  private async *messages(lines: AsyncIterable<string>): AsyncGenerator<Record<string, unknown>> {
+    for await (const line of lines) {
+      if (line.trim() === '') continue;
+      let message: Record<string, unknown>;
+      try {
+        message = record(JSON.parse(line));
+      } catch {
+        throw new QuireError(
+          'model_failed',
+          `Ollama at ${this.address} sent a line that is not JSON: ${line.slice(0, 120)}`,
+        );
+      }
+      yield message;
+    }
   }
 
   async embed(model: string, input: string[], signal?: AbortSignal): Promise<number[][]> {
