@@ -71,6 +71,8 @@ export interface FakePortsOptions {
   /** Replaces searchChunks, e.g. to make it throw. */
   searchChunks?: AgentPorts['searchChunks'];
   pageSearch?: boolean;
+  /** The documents' outlines; absent means the ports cannot read outlines. */
+  documentOutline?: AgentPorts['documentOutline'];
 }
 
 export interface FakePorts extends AgentPorts {
@@ -154,5 +156,6 @@ export function fakePorts(options: FakePortsOptions): FakePorts {
     pageImage: async () => new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
     libraryRoots: async () => options.roots ?? [],
     libraryDocuments: async () => documents,
+    ...(options.documentOutline ? { documentOutline: options.documentOutline } : {}),
   };
 }

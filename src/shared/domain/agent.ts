@@ -91,7 +91,7 @@ export const AgentEvent = z.discriminatedUnion('type', [
     depth: z.number().int().positive(),
     /** Passages of the target kept as relevant to the question. */
     kept: z.number().int().nonnegative(),
-    /** Why the hop stopped or failed, when it did. */
+    /** Why the hop stopped or failed, when it did; how the target was found, when not by searching. */
     note: z.string().nullable(),
   }),
   /** One round of the coverage check: which parts of the question the draft covers. */
