@@ -5,6 +5,7 @@ import { useTraceStore } from '../trace/traceStore';
 import { useChatStore, type TurnView as Turn } from './chatStore';
 import { CitationChip } from './CitationChip';
 import { ClarificationPrompt } from './ClarificationPrompt';
+import { PlanReview } from './PlanReview';
 import { WebProposals } from './WebProposals';
 
 interface TurnViewProps {
@@ -50,6 +51,9 @@ export function TurnView({ turn, isLatest }: TurnViewProps) {
         )}
         {run?.status === 'paused' && run.clarification && (
           <ClarificationPrompt runId={turn.runId} {...run.clarification} />
+        )}
+        {run?.status === 'paused' && run.planReview && (
+          <PlanReview runId={turn.runId} subQuestions={run.planReview.subQuestions} />
         )}
         {run?.error && <ErrorMessage error={run.error} />}
       </div>

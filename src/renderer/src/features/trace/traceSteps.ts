@@ -106,6 +106,13 @@ function describe(event: AgentEvent): Omit<TraceStep, 'key' | 'offsetMs' | 'dura
         title: `Asked: ${event.question}`,
         lines: event.choices.map((choice) => choice.label),
       };
+    case 'plan_review':
+      return {
+        ...base,
+        tone: 'warning',
+        title: `Asked to approve a plan of ${plural(event.subQuestions.length, 'question')}`,
+        lines: event.subQuestions,
+      };
     case 'proposal':
       return { ...base, title: `Proposed adding a PDF: ${event.title}`, lines: [event.url] };
     case 'network':
