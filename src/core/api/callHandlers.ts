@@ -25,6 +25,8 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
     'webSearch.configure': (change) =>
       core.web.settings.update(Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined))),
     'library.addFromWeb': ({ url }) => core.web.addPdf(url),
+    'ocr.settings': async () => core.ocrSettings.view(),
+    'ocr.configure': (change) => core.ocrSettings.update(change),
     'pages.get': ({ documentId, page, size }) => readPageImage(core, documentId, page, size),
     'models.status': async () => core.models.status(),
     'models.refresh': () => core.models.refresh(),

@@ -1,6 +1,7 @@
 import { extname } from 'node:path';
 import type { DocumentKind } from '../../../shared/domain/library';
 import type { ChunkingOptions } from '../layout/chunker';
+import type { OcrPageRecord } from '../ocr/ocrStore';
 import { parsePdf } from '../pdf/parsePdf';
 import { countPdfPages } from '../pdf/countPdfPages';
 import { parseTextFile } from '../text/parseText';
@@ -10,6 +11,8 @@ export interface ReadOptions {
   password?: string;
   signal?: AbortSignal;
   chunking?: ChunkingOptions;
+  /** OCR results by page number, merged into the pages whose own text is not enough. */
+  ocr?: ReadonlyMap<number, OcrPageRecord>;
 }
 
 /**
@@ -40,6 +43,7 @@ export const FORMAT_READERS: readonly FormatReader[] = [
         ...(options.password === undefined ? {} : { password: options.password }),
         ...(options.signal ? { signal: options.signal } : {}),
         ...withChunking(options),
+        ...(options.ocr ? { ocr: options.ocr } : {}),
       }),
     countPages: (path, options) => countPdfPages(path, options.password),
   },
