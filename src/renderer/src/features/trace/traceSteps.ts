@@ -146,7 +146,7 @@ function describe(event: AgentEvent): Described {
       return {
         ...base,
         tone: 'warning',
-        title: `Asked to approve a plan of ${plural(event.subQuestions.length, 'question')}`,
+        title: `Asked you to approve a plan of ${plural(event.subQuestions.length, 'question')}`,
         lines: event.subQuestions,
       };
     case 'proposal':
