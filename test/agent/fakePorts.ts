@@ -47,6 +47,22 @@ export const FIXED_PAGES: FakePage[] = [
   },
 ];
 
+/** Two years of one company's filings: "Amcor net sales" reads two ways against this library. */
+export const AMCOR_FILINGS: FakePage[] = [
+  {
+    documentId: 'amcor-22',
+    path: '/library/AMCOR_2022_10K.pdf',
+    page: 1,
+    paragraphs: ['Amcor net sales were 14.5 billion.'],
+  },
+  {
+    documentId: 'amcor-23',
+    path: '/library/AMCOR_2023_10K.pdf',
+    page: 1,
+    paragraphs: ['Amcor net sales were 14.7 billion.'],
+  },
+];
+
 type FakeChunk = OpenedChunk;
 
 function chunksOf(pages: FakePage[]): FakeChunk[] {

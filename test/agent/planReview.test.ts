@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentService } from '../../src/core/agent/agentService';
 import type { AgentEvent } from '../../src/shared/domain/agent';
 import { tempDir } from '../helpers/shared';
-import { fakePorts, type FakePage } from './fakePorts';
+import { AMCOR_FILINGS, fakePorts } from './fakePorts';
 import { scriptedRoles, type ScriptStep } from './scriptedModel';
 
 const COMPOUND = 'What is the payload of the Orbit 3 controller and how long does the arm calibration take?';
@@ -107,20 +107,6 @@ describe('plan review', () => {
   });
 
   it('keeps the reading the user chose when the plan is approved afterwards', async () => {
-    const amcor: FakePage[] = [
-      {
-        documentId: 'amcor-22',
-        path: '/library/AMCOR_2022_10K.pdf',
-        page: 1,
-        paragraphs: ['Amcor net sales were 14.5 billion.'],
-      },
-      {
-        documentId: 'amcor-23',
-        path: '/library/AMCOR_2023_10K.pdf',
-        page: 1,
-        paragraphs: ['Amcor net sales were 14.7 billion.'],
-      },
-    ];
     const models = scriptedRoles({
       decide: [
         { tool: 'text_search', inputs: { query: 'Amcor net sales', k: '3', mode: 'hybrid' } },
@@ -129,7 +115,10 @@ describe('plan review', () => {
       ],
       answer: [{ answer: 'Amcor net sales were 14.7 billion [1].' }],
     });
-    const service = new AgentService({ ports: fakePorts({ models, pages: amcor }), dataDir: dir.path });
+    const service = new AgentService({
+      ports: fakePorts({ models, pages: AMCOR_FILINGS }),
+      dataDir: dir.path,
+    });
     const { runId, conversationId } = await service.ask(
       'What were Amcor net sales and how did Amcor net sales change?',
       undefined,
