@@ -298,7 +298,7 @@ export class Ingestion {
           ocr: ingested.ocr,
         });
         // Scanned pages are read before their images are drawn: text is what search needs first.
-        if (doc.kind === 'pdf') this.recognition?.queue(ingested.contentHash, ingested.pagesAwaitingOcr);
+        this.recognition?.queue(ingested.contentHash, ingested.pagesAwaitingOcr);
         if (this.options.renderImages !== false && doc.kind === 'pdf' && ingested.pagesWithoutImages > 0) {
           this.backfill.queue(ingested.contentHash, pages);
         }

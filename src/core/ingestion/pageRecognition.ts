@@ -1,10 +1,11 @@
 import { basename } from 'node:path';
-import type { DocumentOcr } from '../../shared/domain/library';
+import type { DocumentKind, DocumentOcr } from '../../shared/domain/library';
 import { isAbortError, toErrorInfo } from '../../shared/errors';
 import type { DocumentPool } from '../documents/pool/documentPool';
 import type { OcrSource } from '../documents/pool/protocol';
 import type { OcrStore } from '../documents/ocr/ocrStore';
 import { failedRecord } from '../documents/ocr/recognizePage';
+import { readsScans } from '../documents/readers/formatReaders';
 import type { RecognizedText } from '../index/content/recognizedText';
 import type { DocumentCatalog } from '../index/documents/documentCatalog';
 import type { IndexedDocument } from '../index/records';
@@ -126,11 +127,16 @@ export class PageRecognition {
       return;
     }
     try {
-      await pool.ocr(readable, { ...job, pages, onPages: (outcomes) => onPages(outcomes.length) });
+      await pool.ocr(readable, {
+        ...job,
+        kind: owner.kind,
+        pages,
+        onPages: (outcomes) => onPages(outcomes.length),
+      });
     } catch (error) {
       if (isAbortError(error) || signal.aborted) return;
       // A batch timed out or its worker died: the pages it finished are saved; the rest go one by one.
-      await this.onePageAtATime(readable, pages, job, onPages);
+      await this.onePageAtATime(readable, pages, { ...job, kind: owner.kind }, onPages);
     }
     if (signal.aborted) return;
     await this.deps.transcriber
@@ -153,7 +159,7 @@ export class PageRecognition {
   private async onePageAtATime(
     path: string,
     pages: number[],
-    job: { ocr: OcrSource; signal: AbortSignal; password?: string },
+    job: { kind: DocumentKind; ocr: OcrSource; signal: AbortSignal; password?: string },
     onPages: (count: number) => void,
   ): Promise<void> {
     const { store, pool } = this.deps;
@@ -188,10 +194,10 @@ export class PageRecognition {
     }
   }
 
-  /** An indexed PDF with this content, whose path and password OCR reads from. */
+  /** An indexed document with this content that can hold scans, whose path and password OCR reads from. */
   private owner(contentHash: string): IndexedDocument | null {
     const owner = this.deps.documents.indexedWithContent(contentHash);
-    return owner?.kind === 'pdf' ? owner : null;
+    return owner && readsScans(owner.kind) ? owner : null;
   }
 }
 

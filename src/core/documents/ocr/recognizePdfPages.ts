@@ -4,7 +4,7 @@ import { ocrEngineId, type OcrEngineChoice } from './ocrEngines';
 import type { OcrKey, OcrPageRecord, OcrStore } from './ocrStore';
 import { failedRecord, recognizePage } from './recognizePage';
 import { OCR_DPI } from './tesseractEngine';
-import type { OcrEngine } from './types';
+import type { OcrEngine, OcrPageSource } from './types';
 
 /**
  * Pages are drawn for OCR at about 300 dpi; a huge page (a poster, a 2400 dpi scan's sheet) is
@@ -43,20 +43,32 @@ export function ocrKeyOf(options: Pick<OcrJobOptions, 'engine' | 'languages'>): 
   return { engine: ocrEngineId(options.engine), languages: options.languages };
 }
 
-/**
- * Reads pages of a PDF with OCR into the store, one page at a time, each saved as soon as it is
- * read. A page the engine fails on is saved as failed (its text is lost, the rest is not); a
- * cancel or a page that cannot even be drawn stops the job, and the pages done so far stay saved.
- */
-export async function recognizePdfPages(
+/** Reads pages of a PDF with OCR into the store: `recognizePages` with PDFium (or pdfjs) drawing. */
+export function recognizePdfPages(
   path: string,
+  options: OcrJobOptions,
+  store: OcrStore,
+  engine: () => Promise<OcrEngine>,
+): Promise<OcrPageOutcome[]> {
+  return recognizePages(path, () => PdfPageDrawer.open(path, options.password), options, store, engine);
+}
+
+/**
+ * Reads pages of a document with OCR into the store, one page at a time, each saved as soon as it
+ * is read. A page the engine fails on is saved as failed (its text is lost, the rest is not); a
+ * cancel or a page that cannot even be drawn stops the job, and the pages done so far stay saved.
+ * `open` is called only when a page is not in the store yet.
+ */
+export async function recognizePages(
+  path: string,
+  open: () => Promise<OcrPageSource>,
   options: OcrJobOptions,
   store: OcrStore,
   engine: () => Promise<OcrEngine>,
 ): Promise<OcrPageOutcome[]> {
   const key = ocrKeyOf(options);
   const outcomes: OcrPageOutcome[] = [];
-  let drawer: PdfPageDrawer | null = null;
+  let drawer: OcrPageSource | null = null;
   try {
     for (const page of options.pages) {
       options.signal?.throwIfAborted();
@@ -65,7 +77,7 @@ export async function recognizePdfPages(
         outcomes.push(outcomeOf(page, stored, true));
         continue;
       }
-      drawer ??= await PdfPageDrawer.open(path, options.password);
+      drawer ??= await open();
       if (!(await drawer.hasPage(page))) {
         throw new QuireError('invalid_input', `Page ${page} does not exist in ${path}.`);
       }

@@ -1,10 +1,11 @@
 import { parentPort } from 'node:worker_threads';
-import { toErrorInfo } from '../../../shared/errors';
+import { QuireError, toErrorInfo } from '../../../shared/errors';
 import { selectOcrEngine } from '../ocr/ocrEngines';
 import { OcrStore } from '../ocr/ocrStore';
-import { ocrKeyOf, recognizePdfPages } from '../ocr/recognizePdfPages';
+import { ocrKeyOf, recognizePages } from '../ocr/recognizePdfPages';
 import type { OcrEngine } from '../ocr/types';
 import { parseDocument } from '../parseDocument';
+import { readerFor } from '../readers/formatReaders';
 import { PageImageStore } from '../render/pageImageStore';
 import { countPdfPages } from '../pdf/countPdfPages';
 import { renderPdfPages } from '../render/renderPdfPages';
@@ -48,9 +49,12 @@ async function run(job: DocumentJob) {
     });
   }
   if (job.type === 'ocr') {
+    const open = readerFor(job.kind).pagesForOcr;
+    if (!open) throw new QuireError('unsupported', `${job.kind} documents have no pages to read with OCR.`);
     try {
-      return await recognizePdfPages(
+      return await recognizePages(
         job.path,
+        () => open(job.path, job.password === undefined ? {} : { password: job.password }),
         {
           contentHash: job.ocr.contentHash,
           pages: job.pages,

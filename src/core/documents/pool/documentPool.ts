@@ -35,6 +35,8 @@ export interface ParseJobOptions extends JobOptions {
 }
 
 export interface OcrJobOptions extends JobOptions {
+  /** The document's format: its reader draws the pages. */
+  kind: DocumentKind;
   pages: number[];
   password?: string;
   ocr: OcrSource;
@@ -250,7 +252,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
         jobOptions,
       );
     },
-    async ocr(path, { pages, password, ocr, onPages, ...jobOptions }) {
+    async ocr(path, { kind, pages, password, ocr, onPages, ...jobOptions }) {
       const batches: number[][] = [];
       for (let start = 0; start < pages.length; start += OCR_BATCH_PAGES) {
         batches.push(pages.slice(start, start + OCR_BATCH_PAGES));
@@ -264,6 +266,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
           const job: DocumentJob = {
             type: 'ocr',
             path,
+            kind,
             pages: batches[at]!,
             ocr,
             ...(password === undefined ? {} : { password }),

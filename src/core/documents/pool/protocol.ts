@@ -15,7 +15,7 @@ export interface OcrSource {
 /** Messages between the document pool and its worker threads. */
 export type DocumentJob =
   | { type: 'parse'; path: string; kind: DocumentKind; password?: string; ocr?: OcrSource }
-  | { type: 'ocr'; path: string; pages: number[]; password?: string; ocr: OcrSource }
+  | { type: 'ocr'; path: string; kind: DocumentKind; pages: number[]; password?: string; ocr: OcrSource }
   | { type: 'countPages'; path: string; password?: string }
   | {
       type: 'render';

@@ -2,6 +2,8 @@ import { extname } from 'node:path';
 import type { DocumentKind } from '../../../shared/domain/library';
 import type { ChunkingOptions } from '../layout/chunker';
 import type { OcrPageRecord } from '../ocr/ocrStore';
+import type { OcrPageSource } from '../ocr/types';
+import { PdfPageDrawer } from '../render/pdfPageDrawer';
 import { parsePdf } from '../pdf/parsePdf';
 import { countPdfPages } from '../pdf/countPdfPages';
 import { parseTextFile } from '../text/parseText';
@@ -29,6 +31,11 @@ export interface FormatReader {
   countPages?(path: string, options: { password?: string }): Promise<number>;
   /** Whether pages are drawn as images (formats with a page layout). */
   readonly drawsPages: boolean;
+  /**
+   * For formats whose pages can be scans: the pages as OCR draws them. Such a reader flags the pages
+   * whose own text is not enough (`needsOcr`) and merges `ReadOptions.ocr` into them.
+   */
+  pagesForOcr?(path: string, options: { password?: string }): Promise<OcrPageSource>;
 }
 
 const withChunking = (options: ReadOptions) => (options.chunking ? { chunking: options.chunking } : {});
@@ -46,6 +53,7 @@ export const FORMAT_READERS: readonly FormatReader[] = [
         ...(options.ocr ? { ocr: options.ocr } : {}),
       }),
     countPages: (path, options) => countPdfPages(path, options.password),
+    pagesForOcr: (path, options) => PdfPageDrawer.open(path, options.password),
   },
   {
     kind: 'markdown',
@@ -70,6 +78,11 @@ export function readerFor(kind: DocumentKind): FormatReader {
   const reader = byKind.get(kind);
   if (!reader) throw new Error(`No reader for ${kind} documents.`);
   return reader;
+}
+
+/** Whether documents of this kind can hold scanned pages, which OCR reads. */
+export function readsScans(kind: DocumentKind): boolean {
+  return byKind.get(kind)?.pagesForOcr !== undefined;
 }
 
 /** The kind of document a file is, by its name, or null when no reader takes it. */
