@@ -4,8 +4,7 @@
  * `quire serve`, each CLI command) resolves through here, so they agree.
  *
  * Order, per role:
- * - decide, answer: `--model` / QUIRE_MODEL, then the choice in settings, then a running server, then
- *   the models folder;
+ * - decide, answer: `--model` / QUIRE_MODEL, the choice in settings, a running server, the models folder;
  * - embed: the choice in settings, a running server, the models folder, then `--model`;
  * - pageEmbed: the choice in settings, a ColQwen server, an ONNX page embedder (`--page-embedder` /
  *   QUIRE_PAGE_EMBEDDER, then the models folder), then page vectors built from the embed role;
@@ -322,7 +321,8 @@ function resolvePageEmbed(r: Resolution, input: ResolveRolesInput): ResolvedRole
   const served = r.served('pageEmbed');
   if (served) return served;
   const local = r.local('pageEmbed');
-  // An ONNX page embedder runs in-process: the one given at launch, else the models folder's.
+  // An ONNX page embedder runs in-process: the one given at launch, else the models folder's; one that
+  // cannot be used is said first, whatever serves instead.
   const notes = typeof chosen === 'string' ? [chosen] : [];
   const onnx: Array<[string, string]> = [
     ...(input.pageEmbedderPath
@@ -363,7 +363,6 @@ function resolvePageEmbed(r: Resolution, input: ResolveRolesInput): ResolvedRole
     };
   }
   const missing = r.missing('pageEmbed', local && !local.runtimeReady ? `; ${notRunnable(local)}` : '');
-  // A page embedder that was given but cannot be used is said first.
   return notes.length === 0 ? missing : { ...missing, reason: `${notes.join('; ')}. ${missing.reason}` };
 }
 
