@@ -2,6 +2,7 @@ import { QuireError } from '../../shared/errors';
 import type { DocumentKind } from '../../shared/domain/library';
 import type { ChunkingOptions } from './layout/chunker';
 import { parsePdf } from './pdf/parsePdf';
+import { isStructuredKind, parseStructured } from './readers/structuredReaders';
 import { parseTextFile } from './text/parseText';
 import type { ParsedDocument } from './types';
 
@@ -18,6 +19,12 @@ export async function parseDocument(path: string, options: ParseOptions): Promis
     if (options.kind === 'pdf') {
       return await parsePdf(path, {
         ...(options.password === undefined ? {} : { password: options.password }),
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.chunking ? { chunking: options.chunking } : {}),
+      });
+    }
+    if (isStructuredKind(options.kind)) {
+      return await parseStructured(path, options.kind, {
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.chunking ? { chunking: options.chunking } : {}),
       });

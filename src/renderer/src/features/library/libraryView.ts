@@ -9,6 +9,8 @@ export const STATE_LABELS: Record<DocumentState, string> = {
   needsPassword: 'Needs password',
   failed: 'Failed',
   quarantined: 'Quarantined',
+  unsupported: 'Not supported',
+  awaitingOcr: 'Awaiting text recognition',
 };
 
 /** Documents of each root, sorted by their path inside it. */
