@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ServerUrl } from '../shared/domain/models';
 import { QuireError } from '../shared/errors';
 import { askCommand } from './cli/askCommand';
 import { indexCommand, searchCommand } from './cli/indexCommands';
@@ -61,6 +62,14 @@ async function main(argv: string[]): Promise<void> {
     ...(values.server ?? []),
     ...(process.env.QUIRE_SERVERS?.split(',').filter(Boolean) ?? []),
   ];
+  for (const server of servers) {
+    if (!ServerUrl.safeParse(server).success) {
+      throw new QuireError(
+        'invalid_input',
+        `--server ${server}: a server address must be an http:// or https:// URL.`,
+      );
+    }
+  }
   switch (command) {
     case 'serve': {
       const port = Number(values.port);

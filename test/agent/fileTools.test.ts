@@ -11,7 +11,8 @@ import {
   grepFiles,
   listFiles,
 } from '../../src/core/agent/tools/fileTools';
-import { realRoots, resolveInLibrary } from '../../src/core/agent/tools/libraryPaths';
+import { resolveInLibrary } from '../../src/core/agent/tools/libraryPaths';
+import { realRoots } from '../../src/core/library/pathPolicy';
 import type { AnyTool, ToolYield } from '../../src/core/agent/tools/types';
 import { tempDir } from '../helpers/shared';
 import { fakePorts } from './fakePorts';

@@ -49,6 +49,31 @@ describe('the IPC contract', () => {
     expect(ran).toEqual([]);
   });
 
+  it('accepts only http and https server addresses', async () => {
+    const ran: CallName[] = [];
+    const dispatch = createDispatcher(recordingHandlers(ran));
+    const unsafe = [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'data:text/plain,hi',
+      'ftp://host',
+      'ws://h:1',
+    ];
+    for (const url of unsafe) {
+      expect(await dispatch('models.setServers', { servers: [url] }), url).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_input' },
+      });
+      const choice = { role: 'answer', choice: { model: 'qwen3:8b', endpoint: url } };
+      expect(await dispatch('models.chooseRole', choice), url).toMatchObject({ ok: false });
+    }
+    expect(ran).toEqual([]);
+    await dispatch('models.setServers', {
+      servers: ['http://127.0.0.1:11434', 'https://gpu.example:8000/v1'],
+    });
+    expect(ran).toEqual(['models.setServers']);
+  });
+
   it('refuses calls that are not in the contract', async () => {
     const dispatch = createDispatcher(recordingHandlers([]));
     for (const name of ['library.delete', '__proto__', 'constructor', 42, null, { toString: null }]) {

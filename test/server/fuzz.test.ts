@@ -160,3 +160,23 @@ describe('quire serve under hostile WebSocket clients', () => {
     await expectStillServing();
   });
 });
+
+describe('quire serve and unsafe requests from a token holder', () => {
+  it('refuses unsafe server addresses and folders with typed errors', async () => {
+    const server = await startLiveServer();
+    try {
+      for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'data:text/plain,hi']) {
+        const result = await callOverSocket(server, 'models.setServers', { servers: [url] });
+        expect(result, url).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+      }
+      for (const folder of [server.dataDir, '/etc', '/proc/self/fd', '/']) {
+        const result = await callOverSocket(server, 'library.addFolder', { path: folder });
+        expect(result, folder).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+      }
+      const added = await callOverSocket(server, 'library.addFolder', { path: server.workDir });
+      expect(added).toMatchObject({ ok: true, value: { path: server.workDir } });
+    } finally {
+      await server.close();
+    }
+  });
+});

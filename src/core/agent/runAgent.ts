@@ -16,7 +16,7 @@ import { decisionMessages } from './prompts';
 import { routeByKeywords } from './router';
 import { createState, type AgentState, type DecisionSource, type HistoryTurn } from './state';
 import { defaultTools } from './tools';
-import { realRoots } from './tools/libraryPaths';
+import { realRoots } from '../library/pathPolicy';
 import type { AnyTool, ToolContext } from './tools/types';
 import { validateAnswer, type ValidationResult } from './validation';
 

@@ -47,6 +47,9 @@ export async function libraryCommand(
             const problem = doc.error ? `  ${doc.state}: ${doc.error}` : '';
             console.log(`  ${doc.relativePath}  ${pages}  ${formatBytes(doc.bytes)}${problem}`);
           }
+          for (const file of snapshot.skipped.filter((s) => s.rootId === root.id)) {
+            console.log(`  not read: ${file.path}: ${file.reason}`);
+          }
         }
         return;
       }

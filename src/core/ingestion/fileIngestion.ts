@@ -31,6 +31,8 @@ export interface FileIngestionDeps {
   content: Pick<ContentStore, 'has' | 'put'> & Pick<PageImageSlots, 'pagesWithoutImages'>;
   reader: DocumentReader;
   password: (documentId: string) => Promise<string | undefined>;
+  /** The real path to read a library file from; throws when the path policy no longer allows it. */
+  readablePath: (path: string) => Promise<string>;
 }
 
 export interface IngestedFile {
@@ -61,7 +63,9 @@ export class FileIngestion {
 
   async ingest(file: FileToIngest, signal: AbortSignal): Promise<IngestedFile> {
     const { documents, content, reader } = this.deps;
-    const contentHash = await hashFile(file.path, signal);
+    // Read through the path policy: the file may have become a link that leads outside the library.
+    const readable = await this.deps.readablePath(file.path);
+    const contentHash = await hashFile(readable, signal);
     signal.throwIfAborted();
     const record: IndexedDocument = {
       id: file.id,
@@ -87,7 +91,7 @@ export class FileIngestion {
       record.error = sameContent.error;
     } else {
       const password = await this.deps.password(file.id);
-      const parsed = await reader.parse(file.path, {
+      const parsed = await reader.parse(readable, {
         kind: file.kind,
         signal,
         ...(password ? { password } : {}),

@@ -22,6 +22,8 @@ export interface ImageBackfillDeps {
   pool: Pick<DocumentPool, 'render'>;
   images: PageImageStore;
   password: (documentId: string) => Promise<string | undefined>;
+  /** The real path to read a library file from; throws when the path policy no longer allows it. */
+  readablePath: (path: string) => Promise<string>;
   scheduler: Scheduler;
   progress: DrawingProgress;
   /** Long edge of stored page images, in pixels. */
@@ -80,7 +82,7 @@ export class ImageBackfill {
     if (!doc?.contentHash || doc.kind !== 'pdf' || doc.state !== 'indexed') return null;
     const password = await this.deps.password(doc.id);
     const [image] = await pool.render(
-      doc.path,
+      await this.deps.readablePath(doc.path),
       {
         contentHash: doc.contentHash,
         pages: [page],
@@ -103,7 +105,7 @@ export class ImageBackfill {
       progress.working(owner.path);
       const password = await this.deps.password(owner.id);
       const drawn = await drawPageImages(pool, images, {
-        path: owner.path,
+        path: await this.deps.readablePath(owner.path),
         contentHash,
         pageCount: owner.pages ?? 0,
         longEdge: this.deps.longEdge,

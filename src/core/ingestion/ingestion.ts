@@ -83,6 +83,7 @@ export class Ingestion {
   constructor(private readonly options: IngestionOptions) {
     const { library, index, pool, images, passwords } = options;
     const password = (id: string) => passwords.get(id);
+    const readablePath = (path: string) => library.readablePath(path);
     this.scheduler = new Scheduler(Math.max(1, options.concurrency ?? pool.size));
     this.scheduler.events.on('idle', () => this.onIdle());
     this.pipeline = new FileIngestion({
@@ -90,6 +91,7 @@ export class Ingestion {
       content: index.content,
       reader: pool,
       password,
+      readablePath,
     });
     this.backfill = new ImageBackfill({
       documents: index.documents,
@@ -97,6 +99,7 @@ export class Ingestion {
       pool,
       images,
       password,
+      readablePath,
       scheduler: this.scheduler,
       longEdge: options.imageLongEdge ?? 1600,
       progress: {

@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { opendir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { documentKindOf } from './documentKinds';
+import { isInsideAny } from './pathPolicy';
 import type { DocumentKind } from '../../shared/domain/library';
 
 export interface FoundFile {
@@ -12,6 +13,10 @@ export interface FoundFile {
 }
 
 export interface WalkOptions {
+  /** The library roots' real paths (`realRoots`): a link whose target lies outside all of them is skipped. */
+  roots: readonly string[];
+  /** Told about every entry that looks like a document but is not read, and why. */
+  onSkipped?: (path: string, reason: string) => void;
   signal?: AbortSignal;
   /** Symlinked folders are followed once; deeper than this is treated as a loop. */
   maxDepth?: number;
@@ -19,10 +24,10 @@ export interface WalkOptions {
 
 /**
  * Lists every document under `root`, depth-first with an explicit stack (no recursion limit), following
- * symlinks but visiting each real folder once, so symlink loops end. Unreadable entries are skipped:
- * one bad folder must not hide the rest of the library.
+ * symlinks that stay inside the library (the path policy) and visiting each real folder once, so symlink
+ * loops end. Unreadable entries are skipped: one bad folder must not hide the rest of the library.
  */
-export async function* walkDocuments(root: string, options: WalkOptions = {}): AsyncGenerator<FoundFile> {
+export async function* walkDocuments(root: string, options: WalkOptions): AsyncGenerator<FoundFile> {
   const maxDepth = options.maxDepth ?? 64;
   const visited = new Set<string>();
   const stack: Array<{ dir: string; depth: number }> = [{ dir: root, depth: 0 }];
@@ -46,17 +51,32 @@ export async function* walkDocuments(root: string, options: WalkOptions = {}): A
       let isDirectory = entry.isDirectory();
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
-        const target = await stat(path).catch(() => null);
-        if (!target) continue;
-        isDirectory = target.isDirectory();
-        isFile = target.isFile();
+        const target = await realpath(path).catch(() => null);
+        const info = target === null ? null : await stat(target).catch(() => null);
+        if (target === null || info === null) {
+          if (documentKindOf(path))
+            options.onSkipped?.(path, 'it is a link to something that does not exist');
+          continue;
+        }
+        if (!isInsideAny(target, options.roots)) {
+          if (info.isDirectory() || documentKindOf(path)) {
+            options.onSkipped?.(path, `it is a link to ${target}, outside the library folders`);
+          }
+          continue;
+        }
+        isDirectory = info.isDirectory();
+        isFile = info.isFile();
       }
       if (isDirectory) {
         if (depth < maxDepth) stack.push({ dir: path, depth: depth + 1 });
         continue;
       }
-      const kind = isFile ? documentKindOf(path) : null;
+      const kind = documentKindOf(path);
       if (!kind) continue;
+      if (!isFile) {
+        options.onSkipped?.(path, 'it is not a regular file');
+        continue;
+      }
       const info = await stat(path).catch(() => null);
       if (!info) continue;
       yield { path, kind, bytes: info.size, modifiedMs: Math.trunc(info.mtimeMs) };

@@ -3,7 +3,7 @@ import { access, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import type { DocumentInfo, LibraryRoot, LibrarySnapshot } from '../../shared/domain/library';
+import type { DocumentInfo, LibraryRoot, LibrarySnapshot, SkippedFile } from '../../shared/domain/library';
 import { QuireError } from '../../shared/errors';
 import { Emitter } from '../common/emitter';
 import { idForPath } from '../common/ids';
@@ -13,6 +13,8 @@ import { documentKindOf } from './documentKinds';
 import { walkDocuments } from './folderWalker';
 import { LibraryStore, type StoredDocument } from './libraryStore';
 import { countPages, type PageCount } from './pageCounter';
+import { checkFile, realRoots, requireInLibrary } from './pathPolicy';
+import { refuseProtectedFolder } from './protectedFolders';
 
 const SAVE_DELAY_MS = 500;
 
@@ -44,6 +46,8 @@ export class LibraryService {
   private readonly roots = new Map<string, LibraryRoot>();
   private readonly documents = new Map<string, StoredDocument>();
   private readonly watchers = new Map<string, FSWatcher>();
+  /** Per root: files seen but not read (links leading outside the library...), path -> reason. */
+  private readonly skipped = new Map<string, Map<string, string>>();
   private readonly scans = new Set<Promise<void>>();
   private readonly limitPageCounts = createLimiter(Math.max(1, Math.min(4, availableParallelism())));
   private readonly countPages: NonNullable<LibraryServiceOptions['countPages']>;
@@ -84,7 +88,20 @@ export class LibraryService {
     const documents = [...this.documents.values()]
       .map(toDocumentInfo)
       .sort((a, b) => a.path.localeCompare(b.path));
-    return { roots: [...this.roots.values()], documents, scanning: this.scans.size > 0 };
+    const skipped: SkippedFile[] = [];
+    for (const [rootId, files] of this.skipped) {
+      for (const [path, reason] of files) skipped.push({ rootId, path, reason });
+    }
+    skipped.sort((a, b) => a.path.localeCompare(b.path));
+    return { roots: [...this.roots.values()], documents, skipped, scanning: this.scans.size > 0 };
+  }
+
+  /**
+   * The real path of a library file about to be read (hashed, parsed, drawn); throws `outside_library`
+   * when it no longer passes the path policy, e.g. it was replaced by a link that leads outside.
+   */
+  readablePath(path: string): Promise<string> {
+    return requireInLibrary(path, this.rootPaths());
   }
 
   rootPaths(): string[] {
@@ -100,7 +117,7 @@ export class LibraryService {
   }
 
   async addFolder(path: string): Promise<LibraryRoot> {
-    const folder = await checkFolder(path);
+    const folder = await checkFolder(path, this.options.dataDir);
     for (const root of this.roots.values()) {
       if (root.path === folder)
         throw new QuireError('already_exists', `${folder} is already in the library.`);
@@ -132,6 +149,7 @@ export class LibraryService {
     const root = this.roots.get(rootId);
     if (!root) throw new QuireError('not_found', 'That folder is not in the library.');
     this.roots.delete(rootId);
+    this.skipped.delete(rootId);
     await this.watchers.get(rootId)?.close();
     this.watchers.delete(rootId);
     for (const doc of [...this.documents.values()]) {
@@ -185,7 +203,7 @@ export class LibraryService {
   }
 
   private async scanRoot(root: LibraryRoot): Promise<void> {
-    const problem = await checkFolder(root.path).then(
+    const problem = await checkFolder(root.path, this.options.dataDir).then(
       () => null,
       (error: unknown) => (error instanceof Error ? error.message : String(error)),
     );
@@ -193,7 +211,12 @@ export class LibraryService {
     if (problem) return;
     const seen = new Set<string>();
     const pending: Promise<void>[] = [];
-    for await (const file of walkDocuments(root.path)) {
+    const skipped = new Map<string, string>();
+    const walk = walkDocuments(root.path, {
+      roots: await realRoots(this.rootPaths()),
+      onSkipped: (path, reason) => skipped.set(path, reason),
+    });
+    for await (const file of walk) {
       if (this.closed || !this.roots.has(root.id)) return;
       const id = idForPath('doc', file.path);
       seen.add(id);
@@ -201,9 +224,27 @@ export class LibraryService {
       if (pending.length >= 256) await Promise.all(pending.splice(0));
     }
     await Promise.all(pending);
+    if (this.roots.has(root.id)) this.skipped.set(root.id, skipped);
     for (const doc of [...this.documents.values()]) {
       if (doc.rootId === root.id && !seen.has(doc.id)) this.removeDocument(doc);
     }
+  }
+
+  /** A file the watcher saw: read if the path policy allows it, else listed as skipped. */
+  private async noteWatchedFile(root: LibraryRoot, path: string): Promise<void> {
+    const verdict = await checkFile(path, await realRoots(this.rootPaths()));
+    const skipped = this.skipped.get(root.id) ?? new Map<string, string>();
+    if (!verdict.inside) {
+      if (!this.roots.has(root.id)) return;
+      this.onGone(path);
+      if (verdict.reason !== 'it no longer exists') skipped.set(path, verdict.reason);
+      this.skipped.set(root.id, skipped);
+      this.scheduleChanged();
+      return;
+    }
+    if (skipped.delete(path)) this.scheduleChanged();
+    const info = await stat(path);
+    await this.noteFile(root, path, info.size, Math.trunc(info.mtimeMs));
   }
 
   /** Adds or refreshes one file; unchanged size and mtime mean the PDF is not opened again. */
@@ -251,16 +292,14 @@ export class LibraryService {
       awaitWriteFinish: { stabilityThreshold: 250, pollInterval: 50 },
     });
     const onFile = (path: string) => {
-      this.track(
-        stat(path).then(
-          (info) => this.noteFile(root, path, info.size, Math.trunc(info.mtimeMs)),
-          () => this.onGone(path),
-        ),
-      );
+      this.track(this.noteWatchedFile(root, path).catch(() => this.onGone(path)));
     };
     watcher.on('add', onFile);
     watcher.on('change', onFile);
-    watcher.on('unlink', (path) => this.onGone(path));
+    watcher.on('unlink', (path) => {
+      if (this.skipped.get(root.id)?.delete(path)) this.scheduleChanged();
+      this.onGone(path);
+    });
     watcher.on('unlinkDir', (dir) => {
       if (dir === root.path) this.track(this.scanRoot(root));
       for (const doc of [...this.documents.values()]) {
@@ -313,10 +352,11 @@ export function toDocumentInfo(doc: StoredDocument): DocumentInfo {
   return info;
 }
 
-/** Checks that `path` is an existing, readable folder and returns it normalised. */
-async function checkFolder(path: string): Promise<string> {
+/** Checks that `path` is an existing, readable folder Quire may read and returns it normalised. */
+async function checkFolder(path: string, dataDir: string): Promise<string> {
   if (!isAbsolute(path)) throw new QuireError('invalid_input', `Give the folder's full path, not "${path}".`);
   const folder = resolve(path);
+  await refuseProtectedFolder(folder, dataDir);
   const info = await stat(folder).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
       throw new QuireError('not_found', `The folder ${folder} does not exist.`);

@@ -61,9 +61,19 @@ export const LibraryRoot = z.object({
 });
 export type LibraryRoot = z.infer<typeof LibraryRoot>;
 
+/** A file in a library folder that Quire does not read, e.g. a link that leads outside the library. */
+export const SkippedFile = z.object({
+  rootId: z.string(),
+  path: z.string(),
+  /** Why, in words shown to the user. */
+  reason: z.string(),
+});
+export type SkippedFile = z.infer<typeof SkippedFile>;
+
 export const LibrarySnapshot = z.object({
   roots: z.array(LibraryRoot),
   documents: z.array(DocumentInfo),
+  skipped: z.array(SkippedFile).default([]),
   /** True while the initial scan of some root is still running. */
   scanning: z.boolean(),
 });

@@ -78,10 +78,15 @@ export const ModelsStatus = z.object({
 });
 export type ModelsStatus = z.infer<typeof ModelsStatus>;
 
+/** The base URL of a model server: http or https only (never file:, data:, javascript: ...). */
+export const ServerUrl = z
+  .url({ protocol: /^https?$/, error: 'A server address must be an http:// or https:// URL.' })
+  .max(500);
+
 /** A model the user picked for a role: a served model's name (on one server, optionally) or a GGUF path. */
 export const RoleChoice = z.object({
   model: z.string().min(1).max(500),
-  endpoint: z.string().max(500).optional(),
+  endpoint: ServerUrl.optional(),
 });
 export type RoleChoice = z.infer<typeof RoleChoice>;
 
@@ -89,6 +94,6 @@ export type RoleChoice = z.infer<typeof RoleChoice>;
 export const ModelSettings = z.object({
   roles: z.partialRecord(ModelRole, RoleChoice),
   /** Base URLs of model servers the user added, besides the ones found on this machine. */
-  servers: z.array(z.string().url().max(500)).max(20),
+  servers: z.array(ServerUrl).max(20),
 });
 export type ModelSettings = z.infer<typeof ModelSettings>;

@@ -1,18 +1,14 @@
 /*
- * Confinement of the file tools to the library roots. Every path is resolved to its real path (symlinks
- * followed) before the check, so neither `..` nor a link can reach a file outside the roots.
+ * Confinement of the file tools to the library roots, by the library's path policy: every path is
+ * resolved to its real path (symlinks followed) before the check, so neither `..` nor a link can reach
+ * a file outside the roots.
  */
 import type { Dirent, Stats } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { QuireError } from '../../../shared/errors';
 import { isInside } from '../../common/paths';
-
-/** The real paths of the roots that exist now. */
-export async function realRoots(roots: string[]): Promise<string[]> {
-  const resolved = await Promise.all(roots.map((root) => realpath(root).catch(() => null)));
-  return resolved.filter((root): root is string => root !== null);
-}
+import { isInsideAny } from '../../library/pathPolicy';
 
 function outside(input: string, roots: string[]): QuireError {
   return new QuireError('outside_library', `"${input}" is outside the library folders.`, {
@@ -41,7 +37,7 @@ export async function resolveInLibrary(input: string, roots: string[]): Promise<
   for (const candidate of candidates) {
     const real = await realOrNull(candidate);
     if (real === null) continue;
-    if (roots.some((root) => isInside(real, root))) return real;
+    if (isInsideAny(real, roots)) return real;
     sawOutside = true;
   }
   if (sawOutside) throw outside(input, roots);
@@ -108,7 +104,7 @@ export async function walkFiles(start: string, options: WalkOptions): Promise<Wa
       let path = join(folder, entry.name);
       if (entry.isSymbolicLink()) {
         const real = await realOrNull(path);
-        if (real === null || !options.roots.some((root) => isInside(real, root))) continue;
+        if (real === null || !isInsideAny(real, options.roots)) continue;
         path = real;
       }
       const stats = await lstat(path).catch(() => null);

@@ -1,18 +1,20 @@
 import { useId, useState } from 'react';
-import type { DocumentInfo, LibraryRoot } from '../../../../shared/domain/library';
+import type { DocumentInfo, LibraryRoot, SkippedFile } from '../../../../shared/domain/library';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { fileName } from '../../lib/format';
 import { useAction } from '../../lib/useAction';
 import { DocumentList } from './DocumentList';
 import { useLibraryStore } from './libraryStore';
+import { SkippedFiles } from './SkippedFiles';
 import { summarizeStates } from './libraryView';
 
 interface FolderItemProps {
   root: LibraryRoot;
   documents: readonly DocumentInfo[];
+  skipped: readonly SkippedFile[];
 }
 
-export function FolderItem({ root, documents }: FolderItemProps) {
+export function FolderItem({ root, documents, skipped }: FolderItemProps) {
   const removeFolder = useLibraryStore((state) => state.removeFolder);
   const { run, busy, error } = useAction(removeFolder);
   const [expanded, setExpanded] = useState(true);
@@ -55,6 +57,7 @@ export function FolderItem({ root, documents }: FolderItemProps) {
           {root.error}
         </p>
       )}
+      <SkippedFiles rootPath={root.path} skipped={skipped} />
       <ErrorMessage error={error} />
       {expanded && <DocumentList documents={documents} id={listId} />}
     </li>

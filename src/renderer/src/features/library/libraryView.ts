@@ -1,4 +1,9 @@
-import type { DocumentInfo, DocumentState, IndexProgress } from '../../../../shared/domain/library';
+import type {
+  DocumentInfo,
+  DocumentState,
+  IndexProgress,
+  SkippedFile,
+} from '../../../../shared/domain/library';
 import { formatEta, formatRate, percent, plural } from '../../lib/format';
 
 export const STATE_LABELS: Record<DocumentState, string> = {
@@ -24,6 +29,13 @@ export function documentsByRoot(documents: readonly DocumentInfo[]): Map<string,
   for (const group of groups.values()) {
     group.sort((a, b) => a.relativePath.localeCompare(b.relativePath, undefined, { numeric: true }));
   }
+  return groups;
+}
+
+/** Skipped files of each root, in the order the engine listed them. */
+export function skippedByRoot(skipped: readonly SkippedFile[] = []): Map<string, SkippedFile[]> {
+  const groups = new Map<string, SkippedFile[]>();
+  for (const file of skipped) groups.set(file.rootId, [...(groups.get(file.rootId) ?? []), file]);
   return groups;
 }
 
