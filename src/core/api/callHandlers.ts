@@ -1,6 +1,7 @@
 import type { Core } from '../createCore';
 import { toDocumentInfo } from '../library/libraryService';
 import { readPageImage } from '../pages/readPageImage';
+import { readPageText } from '../pages/readPageText';
 import type { CallHandlers } from './dispatcher';
 
 /** Each contract call delegates to a core service in one step; logic lives in the services. */
@@ -20,6 +21,7 @@ export function createCallHandlers(core: Core): CallHandlers {
         ? core.index.search.pages(query, { k })
         : core.index.search.chunks(query, { k, ...(mode ? { mode } : {}) }),
     'pages.get': ({ documentId, page, size }) => readPageImage(core, documentId, page, size),
+    'pages.text': ({ documentId, page }) => readPageText(core, documentId, page),
     'models.status': async () => core.models.status(),
     'models.refresh': () => core.models.refresh(),
     'models.download': async ({ model }) => core.models.download(model),

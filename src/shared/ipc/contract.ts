@@ -14,6 +14,7 @@ import {
   ModelsStatus,
   RoleChoice,
 } from '../domain/models';
+import { PageText } from '../domain/pages';
 import { PageImage, SearchHit, SearchMode } from '../domain/search';
 import { UpdateStatus } from '../domain/updates';
 import type { ErrorInfo } from '../errors';
@@ -59,6 +60,16 @@ export const calls = {
       })
       .strict(),
     output: PageImage,
+  },
+  /** A page Quire laid out (Word, slides, sheets, web pages, books, text), as formatted text. */
+  'pages.text': {
+    input: z
+      .object({
+        documentId: id,
+        page: z.number().int().min(1).max(100_000),
+      })
+      .strict(),
+    output: PageText,
   },
   'models.status': { input: empty, output: ModelsStatus },
   'models.refresh': { input: empty, output: ModelsStatus },

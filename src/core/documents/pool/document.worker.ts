@@ -3,6 +3,8 @@ import { toErrorInfo } from '../../../shared/errors';
 import { parseDocument } from '../parseDocument';
 import { PageImageStore } from '../render/pageImageStore';
 import { countPdfPages, renderPdfPages } from '../render/renderPdfPages';
+import { laidOutPage } from '../render/laidOutPages';
+import { renderLaidOutPages } from '../render/renderLaidOutPages';
 import type { DocumentJob, JobRequest, JobResponse } from './protocol';
 
 /* Runs one document job at a time for the pool; the pool terminates the thread to cancel or time out. */
@@ -15,8 +17,11 @@ async function run(job: DocumentJob) {
     });
   }
   if (job.type === 'countPages') return countPdfPages(job.path, job.password);
-  const { path, storeRoot, ...options } = job;
-  return renderPdfPages(path, options, new PageImageStore(storeRoot));
+  if (job.type === 'pageText') return laidOutPage(job.path, job.kind, job.page);
+  const { path, storeRoot, kind, ...options } = job;
+  const store = new PageImageStore(storeRoot);
+  if (kind !== 'pdf') return renderLaidOutPages(path, { kind, ...options }, store);
+  return renderPdfPages(path, options, store);
 }
 
 const port = parentPort;

@@ -4,6 +4,7 @@ import { startWorker } from '../../common/entryPoints';
 import { QuireError } from '../../../shared/errors';
 import type { DocumentKind } from '../../../shared/domain/library';
 import type { PageImageStore } from '../render/pageImageStore';
+import type { DrawablePage } from '../render/laidOutRaster';
 import type { PageImageRef, ParsedDocument } from '../types';
 import type { DocumentJob, JobRequest, JobResponse } from './protocol';
 
@@ -32,6 +33,8 @@ export interface ParseJobOptions extends JobOptions {
 }
 
 export interface RenderJobOptions extends JobOptions {
+  /** The document's kind; PDF when absent. */
+  kind?: DocumentKind;
   contentHash: string;
   pages?: number[];
   password?: string;
@@ -46,6 +49,8 @@ export interface DocumentPool {
    * Pages go to the workers in batches, several at once; the time limit applies to each batch.
    */
   render(path: string, options: RenderJobOptions, store: PageImageStore): Promise<PageImageRef[]>;
+  /** One page as Quire laid it out (kinds other than PDF and pictures), for the text view. */
+  pageText(path: string, options: JobOptions & { kind: DocumentKind; page: number }): Promise<DrawablePage>;
   /** Jobs waiting plus jobs running. */
   pending(): number;
   /** Worker threads started so far (first starts, replacements after a timeout, crash or recycling). */
@@ -225,8 +230,12 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
         jobOptions,
       );
     },
-    async render(path, { contentHash, pages, password, longEdge, ...jobOptions }, store) {
+    pageText(path, { kind, page, ...jobOptions }) {
+      return submit<DrawablePage>({ type: 'pageText', path, kind, page }, jobOptions);
+    },
+    async render(path, { kind = 'pdf', contentHash, pages, password, longEdge, ...jobOptions }, store) {
       const passwordOption = password === undefined ? {} : { password };
+      if (!pages && kind !== 'pdf') throw new QuireError('invalid_input', 'Say which pages to draw.');
       const wanted =
         pages ?? range(await submit<number>({ type: 'countPages', path, ...passwordOption }, jobOptions));
       // A long document renders in batches: each gets the time limit, other documents' jobs interleave,
@@ -243,6 +252,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
           const at = next++;
           const job: DocumentJob = {
             type: 'render',
+            kind,
             path,
             storeRoot: store.root,
             contentHash,

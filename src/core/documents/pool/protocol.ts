@@ -1,13 +1,17 @@
 import type { ErrorInfo } from '../../../shared/errors';
 import type { DocumentKind } from '../../../shared/domain/library';
+import type { DrawablePage } from '../render/laidOutRaster';
 import type { PageImageRef, ParsedDocument } from '../types';
 
 /** Messages between the document pool and its worker threads. */
 export type DocumentJob =
   | { type: 'parse'; path: string; kind: DocumentKind; password?: string }
   | { type: 'countPages'; path: string; password?: string }
+  | { type: 'pageText'; path: string; kind: DocumentKind; page: number }
   | {
       type: 'render';
+      /** PDFs are drawn from the file; other kinds from Quire's layout of them. */
+      kind: DocumentKind;
       path: string;
       storeRoot: string;
       contentHash: string;
@@ -22,5 +26,5 @@ export interface JobRequest {
 }
 
 export type JobResponse =
-  | { id: number; ok: true; value: ParsedDocument | PageImageRef[] | number }
+  | { id: number; ok: true; value: ParsedDocument | PageImageRef[] | number | DrawablePage }
   | { id: number; ok: false; error: ErrorInfo };

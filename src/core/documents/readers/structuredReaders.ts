@@ -1,26 +1,15 @@
-import type { DocumentKind } from '../../../shared/domain/library';
+import type { StructuredKind } from '../documentKinds';
 import type { ChunkingOptions } from '../layout/chunker';
 import type { StructuredDocument } from '../structure/model';
 import { toParsedDocument } from '../structure/toParsedDocument';
 import type { ParsedDocument } from '../types';
-import { readDocx } from './docx/readDocx';
-import { readEpub } from './epub/readEpub';
-import { readHtml } from './html/readHtml';
-import { readImage } from './image/readImage';
-import { readDoc, refuseLegacy } from './legacy/readLegacy';
-import { readOdf } from './odf/readOdf';
-import { readPptx } from './pptx/readPptx';
-import { readXlsx } from './xlsx/readXlsx';
+export { isStructuredKind, type StructuredKind } from '../documentKinds';
 
-/** Kinds read through the structured layout (everything but PDF, Markdown and plain text). */
-export type StructuredKind = Exclude<DocumentKind, 'pdf' | 'markdown' | 'text'>;
-
-export function isStructuredKind(kind: DocumentKind): kind is StructuredKind {
-  return kind !== 'pdf' && kind !== 'markdown' && kind !== 'text';
-}
-
-/** The blocks and units of a document of a structured kind, before layout. */
-export function readStructure(
+/**
+ * The blocks and units of a document of a structured kind, before layout. Each reader is loaded on
+ * first use, so workers that only ever read PDFs never load the office libraries.
+ */
+export async function readStructure(
   path: string,
   kind: StructuredKind,
   signal?: AbortSignal,
@@ -28,26 +17,26 @@ export function readStructure(
   const options = signal ? { signal } : {};
   switch (kind) {
     case 'docx':
-      return readDocx(path, options);
+      return (await import('./docx/readDocx')).readDocx(path, options);
     case 'doc':
-      return readDoc(path);
+      return (await import('./legacy/readLegacy')).readDoc(path);
     case 'pptx':
-      return readPptx(path, options);
+      return (await import('./pptx/readPptx')).readPptx(path, options);
     case 'xlsx':
-      return readXlsx(path, options);
+      return (await import('./xlsx/readXlsx')).readXlsx(path, options);
     case 'odt':
     case 'odp':
     case 'ods':
-      return readOdf(path, kind, options);
+      return (await import('./odf/readOdf')).readOdf(path, kind, options);
     case 'html':
-      return readHtml(path);
+      return (await import('./html/readHtml')).readHtml(path);
     case 'epub':
-      return readEpub(path, options);
+      return (await import('./epub/readEpub')).readEpub(path, options);
     case 'image':
-      return readImage(path);
+      return (await import('./image/readImage')).readImage(path);
     case 'ppt':
     case 'xls':
-      return refuseLegacy(kind);
+      return (await import('./legacy/readLegacy')).refuseLegacy(kind);
   }
 }
 
