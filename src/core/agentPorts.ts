@@ -16,8 +16,11 @@ export function createAgentPorts(core: Core, models: Pick<ModelRoles, 'chatModel
       core.index.search.chunks(query, {
         k: options.k,
         ...(options.mode ? { mode: options.mode } : {}),
+        ...(options.documentIds ? { filter: { documentIds: options.documentIds } } : {}),
         ...(signal ? { signal } : {}),
       }),
+    retrieve: (query, options, signal) =>
+      core.retrieval.search(query, { ...options, ...(signal ? { signal } : {}) }),
     searchPages: (query, options, signal) =>
       core.index.search.pages(query, { k: options.k, ...(signal ? { signal } : {}) }),
     openChunk: (chunkId) => notFoundIsNull(core.index.content.chunk(chunkId)),
@@ -30,5 +33,6 @@ export function createAgentPorts(core: Core, models: Pick<ModelRoles, 'chatModel
     libraryRoots: async () => core.library.rootPaths(),
     libraryDocuments: async () => core.library.snapshot().documents,
     models,
+    webSearch: () => core.web.provider(),
   };
 }

@@ -22,13 +22,15 @@ Commands:
   library remove <folder>            remove a folder from the library
   library list [--json]              the library's documents with pages, sizes and errors
   index <folder> [--no-images]       add a folder and index it to completion
-  search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages]
-  ask "<question>" [--model PATH.gguf] ask the library; cites pages
+  search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages] [--rewrite] [--rerank]
+  ask "<question>" [--model PATH.gguf] [--no-clarify]
+                                     ask the library; cites pages; asks back when the question is ambiguous
   models status [--model PATH.gguf]  each model role, servers found, the memory budget
 
 Options:
   --data-dir DIR   where Quire keeps its data (default: ${defaultDataDir()})
   --model PATH     a local GGUF for every text role (or QUIRE_MODEL)
+  --reranker PATH  a reranker GGUF for --rerank (or QUIRE_RERANKER; else a downloaded one)
   --server URL     a model server to use besides the ones found on this machine (or QUIRE_SERVERS)
   --json           machine-readable output
 `;
@@ -47,6 +49,10 @@ async function main(argv: string[]): Promise<void> {
       mode: { type: 'string' },
       'no-images': { type: 'boolean', default: false },
       model: { type: 'string' },
+      reranker: { type: 'string' },
+      rewrite: { type: 'boolean', default: false },
+      rerank: { type: 'boolean', default: false },
+      'no-clarify': { type: 'boolean', default: false },
       server: { type: 'string', multiple: true },
     },
   });
@@ -86,11 +92,21 @@ async function main(argv: string[]): Promise<void> {
       const k = Number(values.k);
       if (!Number.isInteger(k) || k < 1 || k > 100)
         throw new QuireError('invalid_input', '--k must be between 1 and 100.');
-      await searchCommand(rest[0], { dataDir, json, k, mode: values.mode });
+      await searchCommand(rest[0], {
+        dataDir,
+        json,
+        k,
+        mode: values.mode,
+        rewrite: values.rewrite ?? false,
+        rerank: values.rerank ?? false,
+        rerankerPath: values.reranker ?? process.env.QUIRE_RERANKER ?? null,
+        modelPath,
+        servers,
+      });
       return;
     }
     case 'ask':
-      await askCommand(rest[0], { dataDir, json, modelPath, servers });
+      await askCommand(rest[0], { dataDir, json, modelPath, servers, clarify: !values['no-clarify'] });
       return;
     case 'models':
       await modelsCommand(rest, { dataDir, json, modelPath, servers });

@@ -25,6 +25,8 @@ import { LocalModels } from './models/llama/localModels';
 import { planLocalModel } from './memory/localModelPlan';
 import { ModelService } from './models/modelService';
 import { ModelSettingsStore } from './models/modelSettingsStore';
+import { RetrievalService } from './retrieval/retrievalService';
+import { WebService } from './web/webService';
 import { UpdateService, type Updater } from './updates/updateService';
 
 export interface CoreConfig {
@@ -46,6 +48,8 @@ export interface CoreConfig {
   secrets?: SecretStore | null;
   /** A local GGUF that serves every text role (`--model`, QUIRE_MODEL). */
   modelPath?: string | null;
+  /** A reranker GGUF (`--reranker`, QUIRE_RERANKER); else a downloaded catalogue reranker, if any. */
+  rerankerPath?: string | null;
   /** Look for Ollama and OpenAI-compatible servers on this machine's known ports. */
   detectServers?: boolean;
   /** Look for model servers at start and every few minutes; commands that use no model skip it. */
@@ -80,6 +84,10 @@ export interface Core {
   readonly models: ModelService;
   readonly modelSettings: ModelSettingsStore;
   readonly agent: AgentService;
+  /** Search with query rewriting and re-ranking. */
+  readonly retrieval: RetrievalService;
+  /** Web search (off by default) and approved PDF downloads. */
+  readonly web: WebService;
   readonly updates: UpdateService;
   start(): Promise<void>;
   close(): Promise<void>;
@@ -137,6 +145,22 @@ export function createCore(config: CoreConfig): Core {
     onDownload: (progress) => events.emit('models.onDownload', progress),
   });
 
+  const retrieval = new RetrievalService({
+    index: () => core.index,
+    chatModel: () => models.chatModel('decide'),
+    memory,
+    dataDir: config.dataDir,
+    rerankerPath: config.rerankerPath ?? null,
+    gpu: config.gpu ?? 'auto',
+    ...(config.modelThreads ? { threads: config.modelThreads } : {}),
+  });
+
+  const web = new WebService({
+    dataDir: config.dataDir,
+    addLibraryFolder: (path) => library.addFolder(path),
+    isLibraryFolder: (path) => library.rootPaths().includes(path),
+  });
+
   const updates = new UpdateService({
     dataDir: config.dataDir,
     updater: config.updater ?? null,
@@ -169,6 +193,8 @@ export function createCore(config: CoreConfig): Core {
     pageImages,
     memory,
     models,
+    retrieval,
+    web,
     modelSettings,
     updates,
     dispatch: (name, input) => dispatch(name, input),
@@ -205,6 +231,7 @@ export function createCore(config: CoreConfig): Core {
       agent.onEvent((event) => events.emit('chat.onEvent', event));
       await memory.refresh();
       await modelSettings.load();
+      await web.load();
       if (config.watch) stopWatchingMemory = memory.watch();
       if (config.findModels ?? true) await models.start();
       if (config.embedInBackground ?? config.watch ?? false) {
@@ -224,6 +251,7 @@ export function createCore(config: CoreConfig): Core {
       models.stop();
       stopWatchingMemory?.();
       await localModels.dispose();
+      await retrieval.dispose();
       await ingestion?.dispose();
       await pool?.close();
       await library.close();

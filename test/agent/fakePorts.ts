@@ -102,9 +102,10 @@ export function fakePorts(options: FakePortsOptions): FakePorts {
     models: options.models,
     searchChunks:
       options.searchChunks ??
-      (async (query, { k }) => {
+      (async (query, { k, documentIds }) => {
         calls.searchChunks.push(query);
         return chunks
+          .filter((c) => !documentIds || documentIds.includes(c.documentId))
           .map((c) => ({ c, s: score(query, c.text) }))
           .filter(({ s }) => s > 0)
           .sort((a, b) => b.s - a.s)

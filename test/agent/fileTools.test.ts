@@ -50,7 +50,7 @@ async function runTool(tool: AnyTool, inputs: Record<string, unknown>) {
     question: 'q',
     history: [],
     requirements: analyzeQuestion('q'),
-    capabilities: { see: false, libraryRoots: roots },
+    capabilities: { see: false, libraryRoots: roots, web: false },
   });
   const ports = fakePorts({ models: scriptedRoles({}) });
   const parsed = tool.inputSchema.parse(inputs);
@@ -61,6 +61,7 @@ async function runTool(tool: AnyTool, inputs: Record<string, unknown>) {
     limits: DEFAULT_LIMITS,
     signal: new AbortController().signal,
     emitToken: () => {},
+    emit: () => {},
   })) {
     out.push(item);
   }

@@ -91,7 +91,7 @@ describe('question analysis and router', () => {
           question: q,
           history: [],
           requirements: analyzeQuestion(q),
-          capabilities: { see: false, libraryRoots: ['/r'] },
+          capabilities: { see: false, libraryRoots: ['/r'], web: false },
         }),
         tools,
       ).tool.name;

@@ -5,6 +5,10 @@ import { SeededRandom } from '../../src/core/common/seededRandom';
  * A tiny llama-architecture GGUF (v3) written byte by byte: random F32 weights, a real tokenizer
  * (byte fallback, ChatML control tokens and template) and mean pooling, so node-llama-cpp can load it,
  * generate under a grammar and embed text without any downloaded weights.
+ *
+ * The `reranker` kind is shaped like a Qwen3-Reranker conversion instead: the qwen3 architecture
+ * (per-head q/k norms), `rank` pooling and a two-label classification head (`cls.output.weight`,
+ * labels yes/no), which is what node-llama-cpp's ranking context requires of a model.
  */
 
 export const TINY_MODEL_SHAPE = {
@@ -20,7 +24,29 @@ export interface TinyGgufOptions {
   seed?: number;
   /** Metadata keys to leave out, to produce models llama.cpp rejects (e.g. `llama.feed_forward_length`). */
   omitMetadataKeys?: string[];
+  /** `chat` (default): the llama model above; `reranker`: a qwen3 cross-encoder with a rank head. */
+  kind?: 'chat' | 'reranker';
 }
+
+/** The architecture and head of each kind of tiny model. */
+interface ModelShape {
+  architecture: 'llama' | 'qwen3';
+  name: string;
+  /** llama.cpp's pooling types: 1 mean, 4 rank. */
+  poolingType: 1 | 4;
+  /** Labels of the classification head; none for a generative model. */
+  classifierLabels: string[];
+}
+
+const SHAPES: Record<NonNullable<TinyGgufOptions['kind']>, ModelShape> = {
+  chat: { architecture: 'llama', name: 'quire-tiny-test', poolingType: 1, classifierLabels: [] },
+  reranker: {
+    architecture: 'qwen3',
+    name: 'quire-tiny-reranker-test',
+    poolingType: 4,
+    classifierLabels: ['yes', 'no'],
+  },
+};
 
 const GGUF_MAGIC = 'GGUF';
 const GGUF_VERSION = 3;
@@ -88,8 +114,9 @@ interface Tensor {
   data: Float32Array;
 }
 
-function buildTensors(vocabularySize: number, seed: number): Tensor[] {
-  const { embeddingLength: embd, blockCount, feedForwardLength: ff } = TINY_MODEL_SHAPE;
+function buildTensors(vocabularySize: number, seed: number, shape: ModelShape): Tensor[] {
+  const { embeddingLength: embd, blockCount, feedForwardLength: ff, headCount } = TINY_MODEL_SHAPE;
+  const headSize = embd / headCount;
   const random = seededRandom(seed);
   const randomTensor = (name: string, dims: number[]): Tensor => {
     const size = dims.reduce((a, b) => a * b, 1);
@@ -120,27 +147,47 @@ function buildTensors(vocabularySize: number, seed: number): Tensor[] {
       randomTensor(`${prefix}ffn_up.weight`, [embd, ff]),
       randomTensor(`${prefix}ffn_down.weight`, [ff, embd]),
     );
+    if (shape.architecture === 'qwen3') {
+      tensors.push(onesTensor(`${prefix}attn_q_norm.weight`, headSize));
+      tensors.push(onesTensor(`${prefix}attn_k_norm.weight`, headSize));
+    }
+  }
+  if (shape.classifierLabels.length > 0) {
+    tensors.push(randomTensor('cls.output.weight', [embd, shape.classifierLabels.length]));
   }
   return tensors;
 }
 
-function buildMetadata(vocabulary: Vocabulary, omit: ReadonlySet<string>): Array<[string, MetadataValue]> {
+function buildMetadata(
+  vocabulary: Vocabulary,
+  omit: ReadonlySet<string>,
+  model: ModelShape,
+): Array<[string, MetadataValue]> {
   const shape = TINY_MODEL_SHAPE;
+  const arch = model.architecture;
   const u32 = (value: number): MetadataValue => ({ type: ValueType.Uint32, value });
   const entries: Array<[string, MetadataValue]> = [
-    ['general.architecture', { type: ValueType.String, value: 'llama' }],
-    ['general.name', { type: ValueType.String, value: 'quire-tiny-test' }],
+    ['general.architecture', { type: ValueType.String, value: arch }],
+    ['general.name', { type: ValueType.String, value: model.name }],
     ['general.alignment', u32(ALIGNMENT)],
     ['general.file_type', u32(0)],
-    ['llama.context_length', u32(shape.contextLength)],
-    ['llama.embedding_length', u32(shape.embeddingLength)],
-    ['llama.block_count', u32(shape.blockCount)],
-    ['llama.feed_forward_length', u32(shape.feedForwardLength)],
-    ['llama.attention.head_count', u32(shape.headCount)],
-    ['llama.attention.head_count_kv', u32(shape.headCount)],
-    ['llama.rope.dimension_count', u32(shape.embeddingLength / shape.headCount)],
-    ['llama.attention.layer_norm_rms_epsilon', { type: ValueType.Float32, value: 1e-5 }],
-    ['llama.pooling_type', u32(1)],
+    [`${arch}.context_length`, u32(shape.contextLength)],
+    [`${arch}.embedding_length`, u32(shape.embeddingLength)],
+    [`${arch}.block_count`, u32(shape.blockCount)],
+    [`${arch}.feed_forward_length`, u32(shape.feedForwardLength)],
+    [`${arch}.attention.head_count`, u32(shape.headCount)],
+    [`${arch}.attention.head_count_kv`, u32(shape.headCount)],
+    [`${arch}.rope.dimension_count`, u32(shape.embeddingLength / shape.headCount)],
+    [`${arch}.attention.layer_norm_rms_epsilon`, { type: ValueType.Float32, value: 1e-5 }],
+    [`${arch}.pooling_type`, u32(model.poolingType)],
+    ...(model.classifierLabels.length > 0
+      ? [
+          [
+            `${arch}.classifier.output_labels`,
+            { type: ValueType.Array, itemType: ValueType.String, value: model.classifierLabels },
+          ] as [string, MetadataValue],
+        ]
+      : []),
     ['tokenizer.ggml.model', { type: ValueType.String, value: 'llama' }],
     [
       'tokenizer.ggml.tokens',
@@ -236,9 +283,10 @@ function writeValue(out: ByteWriter, entry: MetadataValue): void {
 
 /** The tiny model as bytes. */
 export function buildTinyGguf(options: TinyGgufOptions = {}): Buffer {
+  const shape = SHAPES[options.kind ?? 'chat'];
   const vocabulary = buildVocabulary();
-  const metadata = buildMetadata(vocabulary, new Set(options.omitMetadataKeys ?? []));
-  const tensors = buildTensors(vocabulary.tokens.length, options.seed ?? 1);
+  const metadata = buildMetadata(vocabulary, new Set(options.omitMetadataKeys ?? []), shape);
+  const tensors = buildTensors(vocabulary.tokens.length, options.seed ?? 1, shape);
 
   const out = new ByteWriter();
   out.raw(Buffer.from(GGUF_MAGIC, 'ascii'));

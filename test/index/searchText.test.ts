@@ -6,9 +6,9 @@ import { sqlIn, sqlString } from '../../src/core/index/sql';
 
 describe('query and snippet shaping', () => {
   it('reduces questions to plain words', () => {
-    expect(ftsQuery('What is 3M\'s "capex" (FY2022)? AND -x')).toBe('3M s capex 2022 x');
-    // Framing words go, unless nothing else is left.
-    expect(ftsQuery('According to the report, what is the total revenue?')).toBe('revenue');
+    expect(ftsQuery('What is 3M\'s "capex" (FY2022)? AND -x')).toBe('3M capex FY 2022');
+    // Published English stopwords go, unless nothing else is left; topic words stay.
+    expect(ftsQuery('According to the report, what is the total revenue?')).toBe('report total revenue');
     expect(ftsQuery('What is this?')).toBe('What is this');
     expect(ftsQuery('?! ...')).toBe('');
     expect(fileNameWords('/a/b/3M_2022_10K.pdf')).toBe('3M 2022 10K');

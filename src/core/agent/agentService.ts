@@ -4,12 +4,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { AgentEvent, ChatTurn, Conversation, ConversationSummary } from '../../shared/domain/agent';
+import type {
+  AgentEvent,
+  ChatTurn,
+  ClarificationChoice,
+  Conversation,
+  ConversationSummary,
+} from '../../shared/domain/agent';
 import { QuireError } from '../../shared/errors';
 import { ConversationStore } from './conversationStore';
 import { resolveLimits, type AgentLimits } from './limits';
 import type { AgentPorts } from './ports';
 import { runAgent, type RunOutcome } from './runAgent';
+import type { ClarifyOptions } from './research/researchSteps';
 import type { HistoryTurn } from './state';
 import type { AnyTool } from './tools/types';
 
@@ -49,7 +56,15 @@ export class AgentService {
     return () => this.listeners.delete(listener);
   }
 
-  async ask(question: string, conversationId?: string): Promise<{ runId: string; conversationId: string }> {
+  /**
+   * Starts a run. With `clarify` (the default) an ambiguous question pauses the run with a `clarify`
+   * event; without it the agent assumes a reading and says which.
+   */
+  async ask(
+    question: string,
+    conversationId?: string,
+    options: { clarify?: boolean } = {},
+  ): Promise<{ runId: string; conversationId: string }> {
     const trimmed = question.trim();
     if (trimmed === '') throw new QuireError('invalid_input', 'The question is empty.');
     if (trimmed.length > this.limits.maxQuestionChars) {
@@ -69,6 +84,7 @@ export class AgentService {
       insufficiencies: [],
       status: 'running',
       startedAt: this.now(),
+      clarification: null,
     };
     await this.store.update(id, (current) => {
       if (conversationId && !current)
@@ -85,13 +101,60 @@ export class AgentService {
         .map((t) => ({ question: t.question, answer: t.answer ?? '' }));
       return { ...conversation, turns: [...conversation.turns, turn] };
     });
-    this.start(id, runId, trimmed, history);
+    this.start(id, runId, trimmed, history, { ask: options.clarify ?? true });
     return { runId, conversationId: id };
   }
 
-  private start(conversationId: string, runId: string, question: string, history: HistoryTurn[]): void {
+  /**
+   * Resumes a paused run with the user's choice (an index into its choices), or with no choice: then
+   * the agent assumes a reading and says so. The paused state is read from disk, so this works after a
+   * restart.
+   */
+  async clarify(
+    conversationId: string,
+    runId: string,
+    choice: number | null,
+  ): Promise<{ runId: string; conversationId: string }> {
+    let resumed: { question: string; history: HistoryTurn[]; answer: ClarificationChoice | null } | null =
+      null;
+    await this.store.update(conversationId, (current) => {
+      if (!current) throw new QuireError('not_found', 'This conversation no longer exists.');
+      const at = current.turns.findIndex((t) => t.runId === runId);
+      const turn = current.turns[at];
+      if (!turn || turn.status !== 'paused' || !turn.clarification)
+        throw new QuireError('invalid_input', 'This run is not waiting for an answer.');
+      const answer = choice === null ? null : (turn.clarification.choices[choice] ?? null);
+      if (choice !== null && !answer) throw new QuireError('invalid_input', 'There is no such choice.');
+      resumed = {
+        question: turn.question,
+        history: current.turns
+          .slice(0, at)
+          .filter((t) => t.status === 'answered' && t.answer !== null)
+          .slice(-this.limits.historyTurns)
+          .map((t) => ({ question: t.question, answer: t.answer ?? '' })),
+        answer,
+      };
+      const turns = current.turns.map((t) =>
+        t.runId === runId ? { ...t, status: 'running' as const, clarification: null } : t,
+      );
+      return { ...current, turns };
+    });
+    const { question, history, answer } = resumed!;
+    const earlier = (await this.store.getTrace(runId)) ?? [];
+    this.start(conversationId, runId, question, history, { ask: false, answer }, earlier);
+    return { runId, conversationId };
+  }
+
+  private start(
+    conversationId: string,
+    runId: string,
+    question: string,
+    history: HistoryTurn[],
+    clarify: ClarifyOptions,
+    earlier: AgentEvent[] = [],
+  ): void {
     const controller = new AbortController();
-    const events: AgentEvent[] = [];
+    const events: AgentEvent[] = [...earlier];
     // The run starts on a later turn of the event loop, so the caller's reply (with the run id) is sent
     // before the first event of the run.
     const done = new Promise((resolve) => setImmediate(resolve))
@@ -105,6 +168,7 @@ export class AgentService {
           tools: this.options.tools,
           signal: controller.signal,
           now: this.now,
+          clarify,
           onEvent: (event) => {
             events.push(event);
             for (const listener of this.listeners) {
@@ -118,7 +182,7 @@ export class AgentService {
         }),
       )
       .then(async (outcome) => {
-        await this.store.saveTrace(runId, outcome.events);
+        await this.store.saveTrace(runId, [...earlier, ...outcome.events]);
         await this.store.update(conversationId, (current) => {
           const conversation = current ?? {
             id: conversationId,
@@ -134,6 +198,7 @@ export class AgentService {
                   citations: outcome.citations,
                   insufficiencies: outcome.insufficiencies,
                   status: outcome.status,
+                  clarification: outcome.clarification ?? null,
                 }
               : t,
           );

@@ -18,6 +18,14 @@ export interface AgentLimits {
   maxImagesPerLook: number;
   decisionMaxTokens: number;
   answerMaxTokens: number;
+  /** How many references deep the agent follows ("see Note 12" in a page reached by a reference). */
+  referenceDepth: number;
+  /** References followed per run. */
+  referenceHops: number;
+  /** Tokens of referenced passages kept per run. */
+  referenceTokens: number;
+  /** Rounds of targeted searches for parts of the question a draft leaves out. */
+  coverageRounds: number;
 }
 
 export const DEFAULT_LIMITS: AgentLimits = {
@@ -32,6 +40,10 @@ export const DEFAULT_LIMITS: AgentLimits = {
   maxImagesPerLook: 3,
   decisionMaxTokens: 400,
   answerMaxTokens: 800,
+  referenceDepth: 2,
+  referenceHops: 6,
+  referenceTokens: 1500,
+  coverageRounds: 1,
 };
 
 export function resolveLimits(overrides: Partial<AgentLimits> = {}): AgentLimits {

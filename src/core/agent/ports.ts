@@ -3,8 +3,9 @@
  * the library and the models; tests implement them in memory.
  */
 import type { DocumentInfo } from '../../shared/domain/library';
-import type { BoundingBox, SearchHit } from '../../shared/domain/search';
+import type { BoundingBox, SearchHit, SearchResult } from '../../shared/domain/search';
 import type { ModelRoles } from '../models/types';
+import type { WebSearchProvider } from '../web/searxng';
 
 export interface OpenedChunk {
   chunkId: string;
@@ -28,9 +29,18 @@ export type ChunkSearchMode = 'bm25' | 'dense' | 'hybrid';
 export interface AgentPorts {
   searchChunks(
     query: string,
-    options: { k: number; mode?: ChunkSearchMode },
+    options: { k: number; mode?: ChunkSearchMode; documentIds?: string[] },
     signal?: AbortSignal,
   ): Promise<SearchHit[]>;
+  /**
+   * Search with the question's other wordings fused in (`rewrite`) and the results re-ranked (`rerank`),
+   * with notes on anything that fell back. Plain `searchChunks` is used when absent.
+   */
+  retrieve?(
+    query: string,
+    options: { k: number; mode?: ChunkSearchMode; rewrite: boolean; rerank: boolean; documentIds?: string[] },
+    signal?: AbortSignal,
+  ): Promise<SearchResult>;
   /** Late-interaction page search; throws QuireError 'unsupported' when no page embedder is configured. */
   searchPages(query: string, options: { k: number }, signal?: AbortSignal): Promise<SearchHit[]>;
   openChunk(chunkId: string): Promise<OpenedChunk | null>;
@@ -41,4 +51,6 @@ export interface AgentPorts {
   libraryRoots(): Promise<string[]>;
   libraryDocuments(): Promise<DocumentInfo[]>;
   models: Pick<ModelRoles, 'chatModel'>;
+  /** The web search provider while the user has web search on; null (or absent) otherwise. */
+  webSearch?(): WebSearchProvider | null;
 }

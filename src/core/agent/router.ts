@@ -3,7 +3,7 @@
  * weak or misbehaving model still starts with a sensible step.
  */
 import type { AnyTool } from './tools/types';
-import type { AgentState } from './state';
+import type { AgentState, DecisionSource } from './state';
 
 export interface RoutedDecision {
   tool: AnyTool;
@@ -39,5 +39,38 @@ export function routeByKeywords(state: AgentState, available: AnyTool[]): Routed
     tool: fallback,
     inputs: fallback.defaultInputs(state),
     reasoning: 'Keyword router: search the documents.',
+  };
+}
+
+/**
+ * The fixed plan used without a usable decide model: the keyword router's tool first, then open the
+ * sources the question requires, then answer.
+ */
+export function plannedStep(
+  state: AgentState,
+  available: AnyTool[],
+): RoutedDecision & { end: boolean; source: DecisionSource } {
+  if (state.tasks.length === 0) {
+    const routed = routeByKeywords(state, available);
+    return { ...routed, end: false, source: 'router' };
+  }
+  const open = available.find((t) => t.name === 'open_citation');
+  const unopened = state.sources.all().some((s) => !s.opened);
+  if (open && unopened && state.sources.openedCount() < state.requirements.minOpened) {
+    return {
+      tool: open,
+      inputs: open.defaultInputs(state),
+      reasoning: 'Open the next source.',
+      end: false,
+      source: 'router',
+    };
+  }
+  const answer = available.find((t) => t.ends)!;
+  return {
+    tool: answer,
+    inputs: answer.defaultInputs(state),
+    reasoning: 'Answer from what was found.',
+    end: true,
+    source: 'router',
   };
 }

@@ -24,6 +24,23 @@ export interface ErrorRecord {
   suggestion: string | null;
 }
 
+/** What the research steps (references, clarification, coverage) have done in this run. */
+export interface ResearchState {
+  /** Documents the question was narrowed to (a clarification's answer); null for the whole library. */
+  scope: { label: string; documentIds: string[] } | null;
+  /** The reading assumed for an ambiguous question nobody clarified; stated with the answer. */
+  assumption: string | null;
+  /** Opened sources already read for references. */
+  readonly scannedSources: Set<number>;
+  /** References and pages already followed (the visited set). */
+  readonly followed: Set<string>;
+  referenceHops: number;
+  referenceTokens: number;
+  coverageRounds: number;
+  /** Parts of the question the last coverage check found missing. */
+  uncovered: string[];
+}
+
 /** Everything one run knows; tools read it and write their results into it. */
 export interface AgentState {
   readonly question: string;
@@ -41,7 +58,8 @@ export interface AgentState {
   pendingPages: Source[];
   /** Tools found unusable during this run (e.g. no page embedder). */
   readonly disabledTools: Set<string>;
-  readonly capabilities: { see: boolean; libraryRoots: string[] };
+  /** `web`: web search is on for this run (the user's setting). */
+  readonly capabilities: { see: boolean; libraryRoots: string[]; web: boolean };
   /** Why the last answer draft was rejected; empty once a draft passes. */
   validationProblems: string[];
   /** Set when limits ran out and the answer must state what is missing. */
@@ -49,6 +67,7 @@ export interface AgentState {
   iterations: number;
   toolCalls: number;
   answerAttempts: number;
+  readonly research: ResearchState;
 }
 
 export function createState(init: {
@@ -56,6 +75,8 @@ export function createState(init: {
   history: HistoryTurn[];
   requirements: Requirements;
   capabilities: AgentState['capabilities'];
+  scope?: ResearchState['scope'];
+  assumption?: string | null;
 }): AgentState {
   return {
     question: init.question,
@@ -75,5 +96,15 @@ export function createState(init: {
     iterations: 0,
     toolCalls: 0,
     answerAttempts: 0,
+    research: {
+      scope: init.scope ?? null,
+      assumption: init.assumption ?? null,
+      scannedSources: new Set(),
+      followed: new Set(),
+      referenceHops: 0,
+      referenceTokens: 0,
+      coverageRounds: 0,
+      uncovered: [],
+    },
   };
 }

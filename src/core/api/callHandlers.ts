@@ -20,6 +20,12 @@ export function createCallHandlers(core: Core): CallHandlers {
       mode === 'pages'
         ? core.index.search.pages(query, { k })
         : core.index.search.chunks(query, { k, ...(mode ? { mode } : {}) }),
+    'search.retrieve': ({ query, k, mode, rewrite, rerank }) =>
+      core.retrieval.search(query, { k, rewrite, rerank, ...(mode ? { mode } : {}) }),
+    'webSearch.settings': async () => core.web.settings.current,
+    'webSearch.configure': (change) =>
+      core.web.settings.update(Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined))),
+    'library.addFromWeb': ({ url }) => core.web.addPdf(url),
     'pages.get': ({ documentId, page, size }) => readPageImage(core, documentId, page, size),
     'pages.text': ({ documentId, page }) => readPageText(core, documentId, page),
     'models.status': async () => core.models.status(),
@@ -32,7 +38,9 @@ export function createCallHandlers(core: Core): CallHandlers {
     'models.chooseRole': ({ role, choice }) => core.modelSettings.chooseRole(role, choice),
     'models.setServers': ({ servers }) => core.modelSettings.setServers(servers),
     'memory.budget': async () => core.memory.budget,
-    'chat.ask': ({ question, conversationId }) => core.agent.ask(question, conversationId),
+    'chat.ask': ({ question, conversationId, clarify }) =>
+      core.agent.ask(question, conversationId, { clarify }),
+    'chat.clarify': ({ conversationId, runId, choice }) => core.agent.clarify(conversationId, runId, choice),
     'chat.cancel': async ({ runId }) => {
       core.agent.cancel(runId);
       return null;

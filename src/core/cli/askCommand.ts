@@ -1,10 +1,33 @@
 import { resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import type { ClarificationChoice } from '../../shared/domain/agent';
 import { QuireError } from '../../shared/errors';
 import { NO_MODEL_HELP, startModelCore, type ModelCommandOptions } from './modelCommands';
 import { printJson } from './output';
 
-/** `quire ask "<question>"`: streams the answer on a terminal; `--json` prints answer, citations and trace. */
-export async function askCommand(question: string | undefined, options: ModelCommandOptions): Promise<void> {
+/** Asks the agent's clarifying question on the terminal; the choice's index, or null for "you choose". */
+async function askOnTerminal(question: string, choices: ClarificationChoice[]): Promise<number | null> {
+  const lines = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    process.stderr.write(`\n${question}\n`);
+    choices.forEach((choice, i) => process.stderr.write(`  ${i + 1}. ${choice.label}\n`));
+    const reply = await lines.question(`Choose 1-${choices.length} (Enter lets Quire choose): `);
+    const picked = Number(reply.trim());
+    return Number.isInteger(picked) && picked >= 1 && picked <= choices.length ? picked - 1 : null;
+  } finally {
+    lines.close();
+  }
+}
+
+/**
+ * `quire ask "<question>"`: streams the answer on a terminal; `--json` prints answer, citations and trace.
+ * An ambiguous question is asked back on a terminal; with `--no-clarify` or no terminal the agent
+ * assumes a reading and says which.
+ */
+export async function askCommand(
+  question: string | undefined,
+  options: ModelCommandOptions & { clarify?: boolean },
+): Promise<void> {
   if (!question)
     throw new QuireError('invalid_input', 'Usage: quire ask "<question>" [--model PATH.gguf] [--json]');
   const core = await startModelCore(options);
@@ -22,8 +45,16 @@ export async function askCommand(question: string | undefined, options: ModelCom
       if (event.type === 'token') process.stdout.write(event.text);
       else if (event.type === 'decision' && process.stderr.isTTY) process.stderr.write(`[${event.tool}] `);
     });
-    const { runId } = await core.agent.ask(question);
-    const outcome = await core.agent.waitForRun(runId);
+    const interactive = !options.json && process.stdin.isTTY && process.stderr.isTTY;
+    const { runId, conversationId } = await core.agent.ask(question, undefined, {
+      clarify: (options.clarify ?? true) && interactive,
+    });
+    let outcome = await core.agent.waitForRun(runId);
+    while (outcome?.status === 'paused' && outcome.clarification) {
+      const choice = await askOnTerminal(outcome.clarification.question, outcome.clarification.choices);
+      await core.agent.clarify(conversationId, runId, choice);
+      outcome = await core.agent.waitForRun(runId);
+    }
     off();
     const trace = outcome?.events ?? (await core.agent.trace(runId));
     const citations = (outcome?.citations ?? []).map((c) => ({

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { IndexProgress } from '../../shared/domain/library';
-import { SearchMode } from '../../shared/domain/search';
+import { SearchMode, type SearchResult } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
 import { createCore } from '../createCore';
 import { printJson } from './output';
@@ -78,37 +78,65 @@ export async function indexCommand(
 /** `quire search "<query>"`: hits as `{path, page, score, snippet}`, pages 1-based. */
 export async function searchCommand(
   query: string | undefined,
-  options: { dataDir: string; json: boolean; k: number; mode: string | undefined },
+  options: {
+    dataDir: string;
+    json: boolean;
+    k: number;
+    mode: string | undefined;
+    rewrite: boolean;
+    rerank: boolean;
+    rerankerPath: string | null;
+    modelPath: string | null;
+    servers: string[];
+  },
 ): Promise<void> {
   if (!query)
     throw new QuireError(
       'invalid_input',
-      'Usage: quire search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages]',
+      'Usage: quire search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages] [--rewrite] [--rerank]',
     );
   const mode = options.mode === undefined ? undefined : SearchMode.safeParse(options.mode);
   if (mode && !mode.success)
     throw new QuireError('invalid_input', `--mode must be bm25, dense, hybrid or pages.`);
-  const core = createCore({ dataDir: options.dataDir, ingest: false, findModels: false });
+  const usesModels = options.rewrite || options.rerank;
+  const core = createCore({
+    dataDir: options.dataDir,
+    ingest: false,
+    // Rewriting and listwise re-ranking need the chat model; plain search looks for no server.
+    findModels: usesModels,
+    modelPath: options.modelPath ? resolve(options.modelPath) : null,
+    rerankerPath: options.rerankerPath ? resolve(options.rerankerPath) : null,
+    servers: options.servers,
+  });
   await core.start();
   try {
-    const result = await core.dispatch('search.query', {
+    const result = await core.dispatch('search.retrieve', {
       query,
       k: options.k,
+      rewrite: options.rewrite,
+      rerank: options.rerank,
       ...(mode ? { mode: mode.data } : {}),
     });
     if (!result.ok) throw new QuireError(result.error.code, result.error.message);
-    const hits = (result.value as Array<{ path: string; page: number; score: number; snippet: string }>).map(
-      (hit) => ({
-        path: hit.path,
-        page: hit.page,
-        score: hit.score,
-        snippet: hit.snippet,
-      }),
-    );
+    const found = result.value as SearchResult;
+    const hits = found.hits.map((hit) => ({
+      path: hit.path,
+      page: hit.page,
+      score: hit.score,
+      snippet: hit.snippet,
+    }));
+    // What fell back goes to stderr, so `--json` output stays the list of hits.
+    for (const note of found.notes) process.stderr.write(`quire: ${note}\n`);
     if (options.json) {
       printJson(hits);
       return;
     }
+    if (found.forms.length > 1)
+      console.log(`Searched: ${found.forms.map((form) => `"${form.text}"`).join(', ')}`);
+    if (found.rerankedBy)
+      console.log(
+        `Re-ranked by ${found.rerankedBy === 'reranker' ? 'the reranker model' : 'the chat model'}.`,
+      );
     if (hits.length === 0) console.log('No matches.');
     for (const hit of hits)
       console.log(`${hit.path} p.${hit.page}  (${hit.score.toFixed(3)})\n    ${hit.snippet}`);

@@ -1,4 +1,5 @@
 import { basename, extname } from 'node:path';
+import { isStopword } from './stopwords';
 
 /*
  * Text shaping for BM25 and for snippets. LanceDB's full-text parser reads operators and quotes,
@@ -8,34 +9,19 @@ import { basename, extname } from 'node:path';
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /**
- * Words that frame a question rather than say what it is about ("According to the report, what is the
- * total ... in FY2022?"). They match everywhere, so BM25 ranks better without them. Chosen by reading
- * the QA set's questions: the retrieval eval on that set is therefore optimistic.
- */
-const QUESTION_FRAMING = new Set(
-  (
-    'according report document paper mentioned shown show shows many much number total value amount what which how ' +
-    'who when where whom whose why the this that these those there based data following provided given please answer ' +
-    'figure page pages chart table list name does did do is are was were be in of to for and a an on by with as at or ' +
-    'it its they their has have had between from into about than then also any all each per other such can could ' +
-    'would should will may might you your we our us me my i company companies year fiscal fy usd millions million ' +
-    'billions round decimal places units terms calculate using compared over during state explain if not useful ' +
-    'metric metrics percentage ratio change changes statement statements reported respectively described identify ' +
-    'give provide two three first second sum average difference increase decrease most least highest lowest people ' +
-    'one more less part type kind case example information section chapter appear appears image images picture'
-  ).split(' '),
-);
-
-/**
  * The words of a query as LanceDB's full-text search should see them: plain words (its parser reads
- * operators and quotes), a year glued to letters split off (`FY2022` finds `2022`), framing words dropped unless
- * nothing else is left. Empty when the query has no words at all.
+ * operators and quotes), letters split from digits that follow them (`FY2022` finds `2022`), English
+ * stopwords dropped unless nothing else is left. Empty when the query has no words at all.
  */
 export function ftsQuery(query: string): string {
-  // Only letters before digits: `FY2022` becomes `FY 2022`, while names like `3M` and `10K` stay whole.
-  const words = query.replace(/(\p{L})(\p{N})/gu, '$1 $2').match(WORD) ?? [];
-  const content = words.filter((word) => !QUESTION_FRAMING.has(word.toLowerCase()));
+  const words = queryWords(query);
+  const content = words.filter((word) => !isStopword(word.toLowerCase()));
   return (content.length > 0 ? content : words).join(' ');
+}
+
+/** Only letters before digits are split: `FY2022` becomes `FY 2022`, while `3M` and `10K` stay whole. */
+export function queryWords(query: string): string[] {
+  return query.replace(/(\p{L})(\p{N})/gu, '$1 $2').match(WORD) ?? [];
 }
 
 /** File names like `3M_2022_10K.pdf` become `3M 2022 10K` so their parts match question words. */
@@ -53,14 +39,8 @@ export function chunkSearchText(parts: {
   return [parts.title, parts.fileName, parts.heading, parts.text].filter((p) => p && p.trim()).join('\n');
 }
 
-const STOP_WORDS = new Set(
-  'a an and are as at be by for from has have in is it its of on or that the this to was were what when where which who why how with does did do'.split(
-    ' ',
-  ),
-);
-
 function queryTerms(query: string): string[] {
-  const words = (query.toLowerCase().match(WORD) ?? []).filter((w) => w.length > 1 && !STOP_WORDS.has(w));
+  const words = (query.toLowerCase().match(WORD) ?? []).filter((w) => w.length > 1 && !isStopword(w));
   return [...new Set(words)];
 }
 

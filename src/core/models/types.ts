@@ -65,6 +65,13 @@ export interface PageEmbedder {
   embedQuery(query: string, options?: CallOptions): Promise<Float32Array[]>;
 }
 
+/** A cross-encoder reranker: how relevant each passage is to a query. */
+export interface Reranker {
+  readonly id: string;
+  /** Scores between 0 and 1, in the passages' order; higher is more relevant. */
+  rank(query: string, passages: string[], options?: CallOptions): Promise<number[]>;
+}
+
 /** What the rest of core asks of the models layer. */
 export interface ModelRoles {
   chatModel(role: Extract<ModelRole, 'decide' | 'answer' | 'see'>): Promise<ChatModel | null>;

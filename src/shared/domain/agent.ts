@@ -15,6 +15,23 @@ export type Citation = z.infer<typeof Citation>;
 
 const base = { runId: z.string(), at: z.number() };
 
+/** A page a reference pointed from or to. */
+export const PageRef = z.object({
+  documentId: z.string(),
+  path: z.string(),
+  page: z.number().int().positive(),
+});
+export type PageRef = z.infer<typeof PageRef>;
+
+/** One reading of an ambiguous question the user can pick. */
+export const ClarificationChoice = z.object({
+  /** What the user sees, e.g. "AMCOR_2023_10K.pdf". */
+  label: z.string(),
+  /** The documents this reading limits the search to. */
+  documentIds: z.array(z.string()),
+});
+export type ClarificationChoice = z.infer<typeof ClarificationChoice>;
+
 /** Everything an agent run reports, in order; the list of them is the run's trace. */
 export const AgentEvent = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('plan'), requirements: z.array(z.string()) }),
@@ -64,6 +81,40 @@ export const AgentEvent = z.discriminatedUnion('type', [
     attempt: z.number().int().nonnegative().default(0),
   }),
   z.object({ ...base, type: z.literal('citation'), citation: Citation }),
+  /** One hop of reference following: "see Note 12" on one page, resolved (or not) to another. */
+  z.object({
+    ...base,
+    type: z.literal('reference'),
+    reference: z.string(),
+    from: PageRef,
+    to: PageRef.nullable(),
+    depth: z.number().int().positive(),
+    /** Passages of the target kept as relevant to the question. */
+    kept: z.number().int().nonnegative(),
+    /** Why the hop stopped or failed, when it did. */
+    note: z.string().nullable(),
+  }),
+  /** One round of the coverage check: which parts of the question the draft covers. */
+  z.object({
+    ...base,
+    type: z.literal('coverage'),
+    round: z.number().int().nonnegative(),
+    covered: z.array(z.string()),
+    missing: z.array(z.string()),
+    /** Targeted searches this round adds for the missing parts. */
+    searches: z.array(z.string()),
+  }),
+  /** The run pauses: the question reads more than one way against the library. */
+  z.object({
+    ...base,
+    type: z.literal('clarify'),
+    question: z.string(),
+    choices: z.array(ClarificationChoice).min(2),
+  }),
+  /** Something left the machine (web search, a download); never emitted while web search is off. */
+  z.object({ ...base, type: z.literal('network'), host: z.string(), purpose: z.string() }),
+  /** A PDF the web search found; it joins the library only if the user approves (library.addFromWeb). */
+  z.object({ ...base, type: z.literal('proposal'), url: z.string(), title: z.string() }),
   z.object({
     ...base,
     type: z.literal('final'),
@@ -74,7 +125,8 @@ export const AgentEvent = z.discriminatedUnion('type', [
   z.object({
     ...base,
     type: z.literal('complete'),
-    status: z.enum(['answered', 'cancelled', 'failed']),
+    /** `paused`: waiting for the user to answer a `clarify` question. */
+    status: z.enum(['answered', 'cancelled', 'failed', 'paused']),
     ms: z.number().nonnegative(),
     error: z.string().nullable(),
   }),
@@ -88,8 +140,13 @@ export const ChatTurn = z.object({
   answer: z.string().nullable(),
   citations: z.array(Citation),
   insufficiencies: z.array(z.string()),
-  status: z.enum(['running', 'answered', 'cancelled', 'failed']),
+  status: z.enum(['running', 'answered', 'cancelled', 'failed', 'paused']),
   startedAt: z.number(),
+  /** While paused: the question the run asks the user, with its choices. */
+  clarification: z
+    .object({ question: z.string(), choices: z.array(ClarificationChoice) })
+    .nullable()
+    .default(null),
 });
 export type ChatTurn = z.infer<typeof ChatTurn>;
 

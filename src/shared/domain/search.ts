@@ -25,6 +25,19 @@ export const SearchHit = z.object({
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 
+/** A search's hits and how they were found. */
+export const SearchResult = z.object({
+  hits: z.array(SearchHit),
+  /** The wordings searched and fused, the query first. */
+  forms: z.array(
+    z.object({ kind: z.enum(['question', 'keywords', 'subquestion', 'rewritten']), text: z.string() }),
+  ),
+  rerankedBy: z.enum(['reranker', 'listwise']).nullable(),
+  /** What fell back or was skipped (e.g. the reranker ran out of time). */
+  notes: z.array(z.string()),
+});
+export type SearchResult = z.infer<typeof SearchResult>;
+
 export const PageImage = z.object({
   documentId: z.string(),
   page: z.number().int().positive(),

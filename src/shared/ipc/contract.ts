@@ -15,7 +15,8 @@ import {
   RoleChoice,
 } from '../domain/models';
 import { PageText } from '../domain/pages';
-import { PageImage, SearchHit, SearchMode } from '../domain/search';
+import { PageImage, SearchHit, SearchMode, SearchResult } from '../domain/search';
+import { WebSearchSettings, WebUrl } from '../domain/web';
 import { UpdateStatus } from '../domain/updates';
 import type { ErrorInfo } from '../errors';
 
@@ -51,6 +52,35 @@ export const calls = {
       .strict(),
     output: z.array(SearchHit),
   },
+  /** Search with the query's other wordings fused in and the results re-ranked, with what fell back. */
+  'search.retrieve': {
+    input: z
+      .object({
+        query: z.string().min(1).max(2000),
+        k: z.number().int().min(1).max(100).default(10),
+        mode: SearchMode.optional(),
+        /** Also search the query's keywords and sub-questions (and a model's rewrite), fused. */
+        rewrite: z.boolean().default(false),
+        /** Re-rank the results with the reranker model, else the chat model. */
+        rerank: z.boolean().default(false),
+      })
+      .strict(),
+    output: SearchResult,
+  },
+  'webSearch.settings': { input: empty, output: WebSearchSettings },
+  /** Turns web search on or off and sets its SearXNG instance; off by default. */
+  'webSearch.configure': {
+    input: z
+      .object({
+        enabled: z.boolean().optional(),
+        searxngUrl: WebUrl.nullable().optional(),
+        blockedDomains: z.array(z.string().min(1).max(253)).max(200).optional(),
+      })
+      .strict(),
+    output: WebSearchSettings,
+  },
+  /** The user's approval of a PDF the agent proposed: downloads it into the library. */
+  'library.addFromWeb': { input: z.object({ url: WebUrl }).strict(), output: z.object({ path: z.string() }) },
   'pages.get': {
     input: z
       .object({
@@ -88,7 +118,21 @@ export const calls = {
   },
   'memory.budget': { input: empty, output: MemoryBudget },
   'chat.ask': {
-    input: z.object({ question: z.string().min(1).max(4000), conversationId: id.optional() }).strict(),
+    input: z
+      .object({
+        question: z.string().min(1).max(4000),
+        conversationId: id.optional(),
+        /** Pause and ask when the question is ambiguous (a `clarify` event); else assume and say so. */
+        clarify: z.boolean().default(true),
+      })
+      .strict(),
+    output: z.object({ runId: z.string(), conversationId: z.string() }),
+  },
+  /** Answers a paused run's `clarify` question: a choice's index, or null to let the agent assume. */
+  'chat.clarify': {
+    input: z
+      .object({ conversationId: id, runId: id, choice: z.number().int().min(0).max(20).nullable() })
+      .strict(),
     output: z.object({ runId: z.string(), conversationId: z.string() }),
   },
   'chat.cancel': { input: z.object({ runId: id }).strict(), output: z.null() },

@@ -1,3 +1,5 @@
+import { followReferences } from '../research/followReferences';
+import { webSearch } from '../research/webSearchTool';
 import { answer } from './answer';
 import { countFiles, directoryTree, fileMetadata, grepFiles, listFiles } from './fileTools';
 import { openCitation } from './openCitation';
@@ -13,12 +15,14 @@ export function defaultTools(): AnyTool[] {
     textSearch,
     visualSearch,
     openCitation,
+    followReferences,
     visualInterpretation,
     countFiles,
     listFiles,
     fileMetadata,
     grepFiles,
     directoryTree,
+    webSearch,
     summarize,
     answer,
   ];

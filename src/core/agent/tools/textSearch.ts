@@ -37,8 +37,23 @@ export const textSearch: Tool<Inputs> = {
     mode: 'hybrid',
   }),
   async *run(inputs, { state, ports, signal }) {
+    // The first search also tries the question's other wordings; every search is re-ranked.
+    const rewrite = state.searches === 0;
     state.searches++;
-    const hits = await ports.searchChunks(inputs.query, { k: inputs.k, mode: inputs.mode }, signal);
+    // A clarified question searches only the documents the user chose.
+    const scope = state.research.scope ? { documentIds: state.research.scope.documentIds } : {};
+    const options = { k: inputs.k, mode: inputs.mode, ...scope };
+    const found = ports.retrieve
+      ? await ports.retrieve(inputs.query, { ...options, rewrite, rerank: true }, signal)
+      : null;
+    const hits = found?.hits ?? (await ports.searchChunks(inputs.query, options, signal));
+    const how = [
+      found && found.forms.length > 1 ? `${found.forms.length} wordings fused` : '',
+      found?.rerankedBy
+        ? `re-ranked by the ${found.rerankedBy === 'reranker' ? 'reranker' : 'chat model'}`
+        : '',
+      ...(found?.notes ?? []),
+    ].filter(Boolean);
     if (hits.length === 0) {
       yield {
         type: 'error',
@@ -56,7 +71,7 @@ export const textSearch: Tool<Inputs> = {
       name: inputs.query,
       text: lines.join('\n'),
       items: hits.length,
-      summary: `${hits.length} passage(s) for "${inputs.query}"`,
+      summary: `${hits.length} passage(s) for "${inputs.query}"${how.length > 0 ? ` (${how.join('; ')})` : ''}`,
     };
   },
 };

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { AgentEventBody } from '../events';
 import type { AgentLimits } from '../limits';
 import type { AgentPorts } from '../ports';
 import type { AgentState } from '../state';
@@ -33,6 +34,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Streams answer text as it is generated. */
   emitToken: (text: string) => void;
+  /** Adds a step of its own to the trace (a reference hop, a use of the network). */
+  emit: (event: AgentEventBody) => void;
 }
 
 export interface Tool<Inputs = unknown> {

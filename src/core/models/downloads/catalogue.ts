@@ -3,7 +3,7 @@
  * catalogue (llama/catalogue.ts), as download requests. Sizes serve the free-space check.
  */
 import type { ModelRole } from '../../../shared/domain/models';
-import { CATALOGUE, type CatalogueModel } from '../llama/catalogue';
+import { CATALOGUE, modelRoles, type CatalogueModel } from '../llama/catalogue';
 
 export interface CatalogueEntry {
   id: string;
@@ -22,7 +22,7 @@ export function toDownload(model: CatalogueModel): CatalogueEntry {
     url: model.uri,
     fileName: `${model.id}-${model.quant}.gguf`,
     sizeBytes: Math.round(model.weightsBytes),
-    roles: model.roles,
+    roles: modelRoles(model),
   };
 }
 

@@ -5,9 +5,11 @@
  * file (describeGguf) once it is on disk. KV cache per token assumes llama.cpp's default F16 cache:
  * 2 (K and V) x layers x KV heads x head size x 2 bytes.
  */
+import { ModelRole } from '../../../shared/domain/models';
 import type { ModelLoadRequest, QuantOption } from '../../memory/planFit';
 
-export type CatalogueRole = 'decide' | 'answer' | 'embed' | 'see';
+/** `rerank`: a cross-encoder that re-orders search results (node-llama-cpp's ranking context). */
+export type CatalogueRole = 'decide' | 'answer' | 'embed' | 'see' | 'rerank';
 export type RamTier = 'small' | 'medium' | 'large';
 
 export interface CatalogueModel {
@@ -170,6 +172,22 @@ export const CATALOGUE: readonly CatalogueModel[] = [
     inProcess: true,
   },
   {
+    // XLM-RoBERTa large with a classification head: 24 layers, 16 heads of 64. An encoder, so the
+    // per-token figure is its activations rather than a cache kept between calls.
+    id: 'bge-reranker-v2-m3',
+    label: 'BGE Reranker v2 M3',
+    roles: ['rerank'],
+    tier: 'small',
+    uri: 'hf:gpustack/bge-reranker-v2-m3-GGUF:Q8_0',
+    quant: 'Q8_0',
+    weightsBytes: 636 * MB,
+    contextSize: 1024,
+    trainContextSize: 8192,
+    kvCacheBytesPerToken: kvPerToken(24, 16, 64),
+    lighterQuants: [],
+    inProcess: true,
+  },
+  {
     id: 'qwen2.5-vl-3b',
     label: 'Qwen2.5-VL 3B',
     roles: ['see'],
@@ -224,11 +242,19 @@ export function toLoadRequest(model: CatalogueModel, contextSize = model.context
   return {
     id: model.id,
     label: model.label,
-    roles: model.roles,
+    roles: modelRoles(model),
     quant: model.quant,
     weightsBytes: model.weightsBytes,
     contextSize,
     contextBytesPerToken: model.kvCacheBytesPerToken,
     lighterQuants: model.lighterQuants,
   };
+}
+
+/** The model roles a catalogue model serves; the reranker serves none (search uses it once on disk). */
+export function modelRoles(model: CatalogueModel): ModelRole[] {
+  return model.roles.flatMap((role) => {
+    const parsed = ModelRole.safeParse(role);
+    return parsed.success ? [parsed.data] : [];
+  });
 }

@@ -14,6 +14,7 @@ import {
   type LlamaEmbeddingContext,
   type LlamaGrammar,
   type LlamaModel,
+  type LlamaRankingContext,
   type Token,
 } from 'node-llama-cpp';
 import { QuireError } from '../../../shared/errors';
@@ -21,6 +22,8 @@ import type { HostChatRequest, HostChatResult, HostModelInfo, LlamaLoadOptions }
 
 const DEFAULT_CONTEXT_SIZE = 4096;
 const DEFAULT_EMBEDDING_CONTEXT_SIZE = 512;
+/** A query and one passage: passages are chunks of a few hundred words. */
+const DEFAULT_RANKING_CONTEXT_SIZE = 1024;
 const EMBEDDING_RESERVED_TOKENS = 3;
 const GRAMMAR_CACHE_LIMIT = 16;
 const HIGH_BYTE_TOKEN = /^<0x[89A-F][0-9A-F]>$/i;
@@ -41,6 +44,7 @@ export class LlamaEngine {
   private model: LlamaModel | null = null;
   private context: LlamaContext | null = null;
   private embeddingContext: Promise<LlamaEmbeddingContext> | null = null;
+  private rankingContext: LlamaRankingContext | null = null;
   private options: LlamaLoadOptions | null = null;
   private slots: SequenceSlot[] = [];
   private readonly slotWaiters: Array<() => void> = [];
@@ -54,6 +58,7 @@ export class LlamaEngine {
       this.llama ??= await getLlama({ gpu: options.gpu ?? 'auto', build: 'never', progressLogs: false });
       this.model = await this.llama.loadModel({ modelPath: options.modelPath });
       const trainContextSize = this.model.trainContextSize;
+      if (options.purpose === 'rank') return await this.loadRanking(this.model, options);
       const contextSize = Math.min(options.contextSize ?? DEFAULT_CONTEXT_SIZE, trainContextSize);
       const sequences = Math.max(1, options.sequences ?? 1);
       this.context = await this.model.createContext({
@@ -80,6 +85,42 @@ export class LlamaEngine {
         `Could not load the model ${options.modelPath}: ${describe(error)}`,
       );
     }
+  }
+
+  /** A reranker loads a ranking context only; node-llama-cpp checks the model has a ranking head. */
+  private async loadRanking(model: LlamaModel, options: LlamaLoadOptions): Promise<HostModelInfo> {
+    if (!model.fileInsights.supportsRanking) {
+      throw new Error(
+        'it has no ranking head (a reranker GGUF has a classification output and rank pooling)',
+      );
+    }
+    this.rankingContext = await model.createRankingContext({
+      contextSize: Math.min(options.contextSize ?? DEFAULT_RANKING_CONTEXT_SIZE, model.trainContextSize),
+      ...(options.threads === undefined ? {} : { threads: options.threads }),
+    });
+    return {
+      modelPath: options.modelPath,
+      contextSize: this.rankingContext.contextSize,
+      trainContextSize: model.trainContextSize,
+      embeddingDimensions: 0,
+      gpu: this.llama!.gpu,
+    };
+  }
+
+  /**
+   * How relevant each document is to the query, between 0 and 1. A document longer than the context
+   * is scored by its best window (node-llama-cpp's `maxChunk` overflow handling).
+   */
+  async rank(query: string, documents: string[], call: EngineCallOptions = {}): Promise<number[]> {
+    const ranking = this.rankingContext;
+    if (!ranking) throw new QuireError('model_unavailable', 'No reranker model is loaded.');
+    const scores: number[] = [];
+    // One at a time, so a cancelled call stops between documents.
+    for (const document of documents) {
+      throwIfAborted(call.signal);
+      scores.push(await ranking.rank(query, document, { onOverflow: { type: 'maxChunk' } }));
+    }
+    return scores;
   }
 
   get loaded(): boolean {
@@ -146,6 +187,8 @@ export class LlamaEngine {
     for (const slot of this.slots) slot.chat.dispose({ disposeSequence: true });
     this.slots = [];
     await (await embedding?.catch(() => null))?.dispose();
+    await this.rankingContext?.dispose();
+    this.rankingContext = null;
     await this.context?.dispose();
     this.context = null;
     await this.model?.dispose();

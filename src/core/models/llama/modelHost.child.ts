@@ -36,6 +36,8 @@ async function perform(
     }
     case 'embed':
       return engine.embed(request.texts, { signal });
+    case 'rank':
+      return engine.rank(request.query, request.documents, { signal });
     case 'unload':
       await engine.unload();
       return null;

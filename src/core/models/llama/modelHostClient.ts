@@ -79,6 +79,10 @@ export class ModelHostClient {
     return (await this.work({ type: 'embed', texts }, options)) as Float32Array[];
   }
 
+  async rank(query: string, documents: string[], options: HostCallOptions = {}): Promise<number[]> {
+    return (await this.work({ type: 'rank', query, documents }, options)) as number[];
+  }
+
   private async work(
     request: DistributiveOmit<HostRequest, 'id'>,
     options: HostCallOptions,

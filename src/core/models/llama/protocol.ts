@@ -22,6 +22,11 @@ export interface LlamaLoadOptions {
   threads?: number;
   /** Parallel chat sequences in the context; each one holds its own KV cache. Defaults to 1. */
   sequences?: number;
+  /**
+   * `generate` (default): a chat context, and an embedding context on first use. `rank`: only a
+   * ranking context, for a cross-encoder reranker (a GGUF with a classification head).
+   */
+  purpose?: 'generate' | 'rank';
 }
 
 export interface HostChatRequest {
@@ -56,6 +61,8 @@ export type HostRequest =
   | { type: 'load'; id: number; options: LlamaLoadOptions }
   | { type: 'chat'; id: number; request: HostChatRequest }
   | { type: 'embed'; id: number; texts: string[] }
+  /** Relevance of each document to the query, between 0 and 1, in the documents' order. */
+  | { type: 'rank'; id: number; query: string; documents: string[] }
   | { type: 'unload'; id: number }
   | { type: 'dispose'; id: number }
   /** Stops request `targetId`; answered by that request's own error, not by a reply of its own. */

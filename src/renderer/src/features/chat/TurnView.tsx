@@ -4,6 +4,8 @@ import { AnswerText } from './AnswerText';
 import { useTraceStore } from '../trace/traceStore';
 import { useChatStore, type TurnView as Turn } from './chatStore';
 import { CitationChip } from './CitationChip';
+import { ClarificationPrompt } from './ClarificationPrompt';
+import { WebProposals } from './WebProposals';
 
 interface TurnViewProps {
   turn: Turn;
@@ -46,6 +48,9 @@ export function TurnView({ turn, isLatest }: TurnViewProps) {
         {run && (run.status === 'cancelled' || run.status === 'failed') && (
           <p className="answer__ending small">{ENDINGS[run.status]}</p>
         )}
+        {run?.status === 'paused' && run.clarification && (
+          <ClarificationPrompt runId={turn.runId} {...run.clarification} />
+        )}
         {run?.error && <ErrorMessage error={run.error} />}
       </div>
       {run && run.insufficiencies.length > 0 && (
@@ -58,6 +63,7 @@ export function TurnView({ turn, isLatest }: TurnViewProps) {
           </ul>
         </div>
       )}
+      {run && run.proposals.length > 0 && <WebProposals proposals={run.proposals} />}
       {run && run.citations.length > 0 && (
         <div className="citations" aria-label="Citations">
           {run.citations.map((citation) => (

@@ -26,6 +26,8 @@ export interface ChatState {
 
   ask: (question: string) => Promise<ErrorInfo | null>;
   cancel: (runId: string) => Promise<ErrorInfo | null>;
+  /** Answers a paused run's question: a choice's index, or null to let the agent pick and say so. */
+  clarify: (runId: string, choice: number | null) => Promise<ErrorInfo | null>;
   openConversation: (conversationId: string) => Promise<void>;
   newConversation: () => void;
   showTrace: (runId: string) => void;
@@ -63,6 +65,12 @@ export const useChatStore = create<ChatState>((set, get) => ({
   },
 
   cancel: async (runId) => errorOf(await quire['chat.cancel']({ runId })),
+
+  clarify: async (runId, choice) => {
+    const conversationId = get().conversationId;
+    if (!conversationId) return { code: 'not_found', message: 'No conversation is open.' };
+    return errorOf(await quire['chat.clarify']({ conversationId, runId, choice }));
+  },
 
   openConversation: async (conversationId) => {
     set({ loadingConversation: true, conversationError: null });

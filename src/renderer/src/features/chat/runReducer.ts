@@ -1,4 +1,4 @@
-import type { AgentEvent, ChatTurn, Citation } from '../../../../shared/domain/agent';
+import type { AgentEvent, ChatTurn, Citation, ClarificationChoice } from '../../../../shared/domain/agent';
 
 export type RunStatus = ChatTurn['status'];
 
@@ -15,6 +15,10 @@ export interface RunView {
   activity: string | null;
   error: string | null;
   ms: number | null;
+  /** While paused: the question the agent asks before it goes on. */
+  clarification: { question: string; choices: ClarificationChoice[] } | null;
+  /** PDFs a web search found that the user may add to the library. */
+  proposals: Array<{ url: string; title: string }>;
 }
 
 export function emptyRun(runId: string): RunView {
@@ -28,6 +32,8 @@ export function emptyRun(runId: string): RunView {
     activity: 'Starting',
     error: null,
     ms: null,
+    clarification: null,
+    proposals: [],
   };
 }
 
@@ -40,6 +46,7 @@ export function runFromTurn(turn: ChatTurn): RunView {
     insufficiencies: turn.insufficiencies,
     status: turn.status,
     activity: turn.status === 'running' ? 'Working' : null,
+    clarification: turn.clarification,
   };
 }
 
@@ -50,7 +57,12 @@ function withCitation(citations: readonly Citation[], citation: Citation): Citat
 }
 
 export function applyAgentEvent(current: RunView | undefined, event: AgentEvent): RunView {
-  const run = current ?? emptyRun(event.runId);
+  const known = current ?? emptyRun(event.runId);
+  // A paused run goes on once its question is answered.
+  const run =
+    known.status === 'paused' && event.type !== 'complete'
+      ? { ...known, status: 'running' as const, clarification: null }
+      : known;
   // A finished run only changes if the engine repeats its ending.
   if (run.status !== 'running' && event.type !== 'complete' && event.type !== 'final') return run;
   switch (event.type) {
@@ -81,6 +93,21 @@ export function applyAgentEvent(current: RunView | undefined, event: AgentEvent)
         citations: [...event.citations].sort((a, b) => a.marker - b.marker),
         insufficiencies: event.insufficiencies,
       };
+    case 'reference':
+      return { ...run, activity: `Following "${event.reference}"` };
+    case 'coverage':
+      return {
+        ...run,
+        activity: event.missing.length > 0 ? 'Searching for what the draft missed' : run.activity,
+      };
+    case 'network':
+      return { ...run, activity: `Searching the web (${event.host})` };
+    case 'proposal':
+      return run.proposals.some((p) => p.url === event.url)
+        ? run
+        : { ...run, proposals: [...run.proposals, { url: event.url, title: event.title }] };
+    case 'clarify':
+      return { ...run, clarification: { question: event.question, choices: event.choices }, activity: null };
     case 'complete':
       return { ...run, status: event.status, error: event.error, ms: event.ms, activity: null };
   }

@@ -1,6 +1,7 @@
 import { UpdatesSection } from '../updates/UpdatesSection';
 import { THEME_CHOICES, type ThemeChoice } from './theme';
 import { useSettingsStore } from './settingsStore';
+import { WebSearchSettings } from './WebSearchSettings';
 import './settings.css';
 
 const THEME_LABELS: Record<ThemeChoice, string> = { system: 'Match system', light: 'Light', dark: 'Dark' };
@@ -26,6 +27,7 @@ export function SettingsPanel() {
           </label>
         ))}
       </fieldset>
+      <WebSearchSettings />
       <UpdatesSection />
       <section className="panel-section">
         <h3 className="section-title">Keyboard</h3>

@@ -76,6 +76,40 @@ function describe(event: AgentEvent): Omit<TraceStep, 'key' | 'offsetMs' | 'dura
         tone: event.insufficiencies.length > 0 ? 'warning' : 'normal',
         lines: event.insufficiencies.map((gap) => `Not covered: ${gap}`),
       };
+    case 'reference':
+      return {
+        ...base,
+        tone: event.to ? 'normal' : 'warning',
+        title: event.to
+          ? `Followed "${event.reference}" → p. ${event.to.page}${event.to.documentId === event.from.documentId ? '' : ` of ${fileName(event.to.path)}`}`
+          : `Did not follow "${event.reference}"`,
+        lines: [
+          `from ${fileName(event.from.path)}, page ${event.from.page}; depth ${event.depth}`,
+          ...(event.to ? [`kept ${plural(event.kept, 'passage')}`] : []),
+          ...(event.note ? [event.note] : []),
+        ],
+      };
+    case 'coverage':
+      return {
+        ...base,
+        tone: event.missing.length > 0 ? 'warning' : 'success',
+        title: `Coverage check ${event.round + 1}: ${plural(event.covered.length, 'part')} covered, ${event.missing.length} missing`,
+        lines: [
+          ...(event.missing.length > 0 ? [`Missing: ${event.missing.join(', ')}`] : []),
+          ...event.searches.map((query) => `Searching: ${query}`),
+        ],
+      };
+    case 'clarify':
+      return {
+        ...base,
+        tone: 'warning',
+        title: `Asked: ${event.question}`,
+        lines: event.choices.map((choice) => choice.label),
+      };
+    case 'proposal':
+      return { ...base, title: `Proposed adding a PDF: ${event.title}`, lines: [event.url] };
+    case 'network':
+      return { ...base, tone: 'warning', title: `Used the network: ${event.host}`, lines: [event.purpose] };
     case 'complete':
       return {
         ...base,

@@ -1,0 +1,135 @@
+/*
+ * Search as core offers it: the index's search behind query rewriting and re-ranking, and the one owner
+ * of the reranker model (found at `--reranker` / QUIRE_RERANKER, else a downloaded catalogue reranker).
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import type { SearchHit, SearchMode } from '../../shared/domain/search';
+import { QuireError } from '../../shared/errors';
+import type { Index } from '../index/openIndex';
+import type { MemoryBudgetService } from '../memory/memoryBudgetService';
+import { CATALOGUE } from '../models/llama/catalogue';
+import { createLlamaReranker, type LlamaReranker } from '../models/llama/llamaReranker';
+import { toDownload } from '../models/downloads/catalogue';
+import type { ChatModel, Reranker } from '../models/types';
+import { retrieve, type Retrieval, type RetrieveOptions } from './retriever';
+
+export interface RetrievalServiceDeps {
+  index: () => Index;
+  /** The chat model that rewrites queries and re-ranks listwise when there is no reranker. */
+  chatModel: () => Promise<ChatModel | null>;
+  memory: MemoryBudgetService;
+  /** Downloaded models live in `<dataDir>/models`. */
+  dataDir: string;
+  /** A reranker GGUF given by the user; otherwise a downloaded catalogue reranker is used. */
+  rerankerPath?: string | null;
+  gpu?: 'auto' | false;
+  threads?: number;
+}
+
+export type SearchOptions = Omit<RetrieveOptions, 'mode'> & {
+  mode?: SearchMode;
+  /** Only these documents (a clarified question's scope, a referenced document). */
+  documentIds?: string[];
+};
+
+export class RetrievalService {
+  private loading: Promise<LlamaReranker | null> | null = null;
+
+  constructor(private readonly deps: RetrievalServiceDeps) {}
+
+  search(query: string, options: SearchOptions): Promise<Retrieval> {
+    const index = this.deps.index();
+    return retrieve(
+      {
+        search: (text, o) => this.searchIndex(index, text, { ...o, documentIds: options.documentIds }),
+        passageText: (hit) => this.passageText(index, hit),
+        reranker: () => this.reranker(),
+        chatModel: () => this.deps.chatModel(),
+      },
+      query,
+      options,
+    );
+  }
+
+  /** The reranker GGUF in use, or null when none is configured or downloaded. */
+  rerankerPath(): string | null {
+    if (this.deps.rerankerPath) return this.deps.rerankerPath;
+    for (const model of CATALOGUE) {
+      if (!model.roles.includes('rerank')) continue;
+      const path = join(this.deps.dataDir, 'models', toDownload(model).fileName);
+      if (existsSync(path)) return path;
+    }
+    return null;
+  }
+
+  /** Created on first use; a file that cannot be read as a GGUF is an error the caller reports. */
+  async reranker(): Promise<Reranker | null> {
+    const loaded = await this.load();
+    if (!loaded) return null;
+    // The memory budget shows it loaded once it has ranked (its host starts on first use).
+    return {
+      id: loaded.id,
+      rank: async (query, passages, options) => {
+        try {
+          return await loaded.rank(query, passages, options);
+        } finally {
+          this.deps.memory.setEntry(loaded.memoryEntry());
+        }
+      },
+    };
+  }
+
+  private load(): Promise<LlamaReranker | null> {
+    const path = this.rerankerPath();
+    if (!path) return Promise.resolve(null);
+    this.loading ??= createLlamaReranker({
+      modelPath: path,
+      gpu: this.deps.gpu ?? 'auto',
+      // Like the chat model: every core but one, so the app stays responsive.
+      threads: this.deps.threads ?? Math.max(1, Math.min(8, availableParallelism() - 1)),
+    }).then(
+      (reranker) => {
+        this.deps.memory.setEntry(reranker.memoryEntry());
+        return reranker;
+      },
+      (error: unknown) => {
+        this.loading = null;
+        throw error;
+      },
+    );
+    return this.loading;
+  }
+
+  async dispose(): Promise<void> {
+    const reranker = await this.loading?.catch(() => null);
+    this.loading = null;
+    await reranker?.dispose();
+  }
+
+  private searchIndex(
+    index: Index,
+    text: string,
+    options: { k: number; mode?: SearchMode; documentIds?: string[] | undefined; signal?: AbortSignal },
+  ): Promise<SearchHit[]> {
+    const common = {
+      k: options.k,
+      ...(options.documentIds ? { filter: { documentIds: options.documentIds } } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
+    if (options.mode === 'pages') return index.search.pages(text, common);
+    return index.search.chunks(text, { ...common, ...(options.mode ? { mode: options.mode } : {}) });
+  }
+
+  private async passageText(index: Index, hit: SearchHit): Promise<string> {
+    if (!hit.chunkId)
+      return (await index.content.page(hit.documentId, hit.page).catch(() => null))?.text ?? hit.snippet;
+    try {
+      return (await index.content.chunk(hit.chunkId)).text;
+    } catch (error) {
+      if (error instanceof QuireError && error.code === 'not_found') return hit.snippet;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,114 @@
+/*
+ * One search as the agent, the CLI and the evaluation run it: the question's search forms (optionally
+ * rewritten by a chat model), each searched, fused by reciprocal rank, then optionally re-ranked.
+ */
+import type { SearchHit, SearchMode } from '../../shared/domain/search';
+import { isAbortError, toErrorInfo } from '../../shared/errors';
+import { reciprocalRankFusion } from '../index/search/fusion';
+import type { ChatModel, Reranker } from '../models/types';
+import { dedupe, heuristicForms, rewrittenForms, type QueryForm } from './queryForms';
+import { rerankHits, type RerankedBy } from './rerank';
+
+export interface RetrievalPorts {
+  search(
+    query: string,
+    options: { k: number; mode?: SearchMode; signal?: AbortSignal },
+  ): Promise<SearchHit[]>;
+  /** The full text a reranker judges; the snippet when absent. */
+  passageText?(hit: SearchHit): Promise<string>;
+  reranker?(): Promise<Reranker | null>;
+  /** Rewrites queries, and re-ranks listwise when there is no reranker. */
+  chatModel?(): Promise<ChatModel | null>;
+}
+
+export interface RetrieveOptions {
+  k: number;
+  mode?: SearchMode;
+  /** Search the question's keywords and sub-questions (and a model's rewrite) and fuse them. */
+  rewrite?: boolean;
+  /** Re-rank the fused candidates with the reranker, else the chat model. */
+  rerank?: boolean;
+  /** Limit for the model's rewrite. Defaults to 15 s. */
+  rewriteBudgetMs?: number;
+  rerankBudgetMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface Retrieval {
+  hits: SearchHit[];
+  /** The forms searched, the question first. */
+  forms: QueryForm[];
+  rerankedBy: RerankedBy | null;
+  /** What fell back or was skipped, in words for the trace. */
+  notes: string[];
+}
+
+/** Candidates each form brings to fusion, and the most that are re-ranked. */
+const FORM_DEPTH = 30;
+const REWRITE_BUDGET_MS = 15_000;
+
+export async function retrieve(
+  ports: RetrievalPorts,
+  query: string,
+  options: RetrieveOptions,
+): Promise<Retrieval> {
+  const notes: string[] = [];
+  let forms: QueryForm[] = [{ kind: 'question', text: query }];
+  if (options.rewrite) {
+    forms = heuristicForms(query);
+    const model = (await ports.chatModel?.()) ?? null;
+    if (model) {
+      try {
+        const budget = AbortSignal.timeout(options.rewriteBudgetMs ?? REWRITE_BUDGET_MS);
+        const signal = options.signal ? AbortSignal.any([options.signal, budget]) : budget;
+        forms = dedupe([...forms, ...(await rewrittenForms(model, query, signal))]);
+      } catch (error) {
+        if (options.signal?.aborted) throw error;
+        notes.push(
+          `The query was not rewritten by the model (${isAbortError(error) ? 'out of time' : toErrorInfo(error).message}); its own wording was searched.`,
+        );
+      }
+    }
+  }
+  const depth = Math.max(options.k, options.rerank || forms.length > 1 ? FORM_DEPTH : options.k);
+  const lists = await Promise.all(
+    forms.map((form) =>
+      ports.search(form.text, {
+        k: depth,
+        ...(options.mode ? { mode: options.mode } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      }),
+    ),
+  );
+  let hits = lists.length === 1 ? lists[0]! : fuseHits(lists);
+  let rerankedBy: RerankedBy | null = null;
+  if (options.rerank) {
+    const [reranker, chat] = await Promise.all([ports.reranker?.() ?? null, ports.chatModel?.() ?? null]);
+    const outcome = await rerankHits(query, hits, {
+      reranker,
+      listwiseModel: chat,
+      ...(ports.passageText ? { passageText: (hit) => ports.passageText!(hit) } : {}),
+      ...(options.rerankBudgetMs === undefined ? {} : { budgetMs: options.rerankBudgetMs }),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    hits = outcome.hits;
+    rerankedBy = outcome.by;
+    notes.push(...outcome.notes);
+  }
+  return { hits: hits.slice(0, options.k), forms, rerankedBy, notes };
+}
+
+/** The key a hit is fused under: its chunk, or its page for page hits. */
+export function hitKey(hit: SearchHit): string {
+  return hit.chunkId ?? `${hit.documentId}#${hit.page}`;
+}
+
+/** Reciprocal-rank fusion of hit lists; each hit keeps its first-seen fields and takes the fused score. */
+export function fuseHits(lists: SearchHit[][]): SearchHit[] {
+  const byKey = new Map<string, SearchHit>();
+  for (const list of lists) for (const hit of list) if (!byKey.has(hitKey(hit))) byKey.set(hitKey(hit), hit);
+  return reciprocalRankFusion(lists.map((list) => list.map(hitKey))).map(({ key, score }) => ({
+    ...byKey.get(key)!,
+    score,
+  }));
+}
