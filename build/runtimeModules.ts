@@ -42,6 +42,11 @@ export const runtimeModules: RuntimeModule[] = [
   { package: '@reflink/reflink', platformPackages: true, why: 'copy-on-write in node-llama-cpp downloads' },
   { package: '@embedpdf/pdfium', readByPath: ['dist/pdfium.wasm'], why: 'PDFium wasm, read with fs' },
   {
+    package: 'onnxruntime-node',
+    platformDir: 'bin/napi-v6/${platform}/${arch}',
+    why: 'the page embedder: the ONNX Runtime addon and library, every platform inside one package',
+  },
+  {
     package: 'pdfjs-dist',
     readByPath: ['standard_fonts/**', 'cmaps/**', 'wasm/**'],
     why: 'pdfjs is handed these folders as paths',

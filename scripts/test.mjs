@@ -74,6 +74,7 @@ mkdirSync('test-results', { recursive: true });
 check('typecheck', 'npm', ['run', '-s', 'typecheck']);
 check('lint', 'npm', ['run', '-s', 'lint']);
 check('build', 'npx', ['electron-vite', 'build']);
+check('Electron security audit (electronegativity)', 'npm', ['run', '-s', 'audit:security']);
 check('package and workflow checks', 'npm', ['run', '-s', 'check:package']);
 
 suite(

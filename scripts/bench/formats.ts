@@ -8,11 +8,9 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { isLaidOutKind } from '../../src/core/documents/documentKinds';
 import { parseDocument } from '../../src/core/documents/parseDocument';
 import { PageImageStore } from '../../src/core/documents/render/pageImageStore';
-import { renderLaidOutPages } from '../../src/core/documents/render/renderLaidOutPages';
-import { documentKindOf } from '../../src/core/library/documentKinds';
+import { documentKindOf, readerFor } from '../../src/core/documents/readers/formatReaders';
 import { corpusDir, tempDir } from '../../test/helpers/shared';
 import { option, readablePdfs } from './extract';
 import { peakRssBytes, type BenchReport } from './report';
@@ -67,14 +65,16 @@ export async function run(args: string[]): Promise<BenchReport> {
   try {
     for (const [at, path] of files.entries()) {
       const kind = documentKindOf(path)!;
-      if (!isLaidOutKind(kind)) continue;
+      const reader = readerFor(kind);
+      // PDF pages are measured by `bench -- render`; pictures have no page drawn by their reader yet.
+      if (!reader.layOut || !reader.drawPages) continue;
       const entry = byFormat.get(path.slice(path.lastIndexOf('.') + 1).toLowerCase())!;
       const pages = (await parseDocument(path, { kind })).pages.length;
       const started = performance.now();
       const contentHash = at.toString(16).padStart(16, '0');
-      const drawn = await renderLaidOutPages(
+      const drawn = await reader.drawPages(
         path,
-        { kind, contentHash, pages: Array.from({ length: pages }, (_, i) => i + 1) },
+        { contentHash, pages: Array.from({ length: pages }, (_, i) => i + 1) },
         new PageImageStore(store.path),
       );
       entry.drawSeconds = (entry.drawSeconds ?? 0) + (performance.now() - started) / 1000;

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { QuireError } from '../shared/errors';
 import type { AgentPorts } from './agent/ports';
-import type { Core } from './createCore';
+import type { CoreServices } from './coreServices';
 import type { ModelRoles } from './models/types';
 
 /** The agent's view of core: search, open and read pages, list the library, reach the models. */
-export function createAgentPorts(core: Core, models: Pick<ModelRoles, 'chatModel'>): AgentPorts {
+export function createAgentPorts(core: CoreServices, models: Pick<ModelRoles, 'chatModel'>): AgentPorts {
   const notFoundIsNull = <T>(work: Promise<T>): Promise<T | null> =>
     work.catch((error: unknown) => {
       if (error instanceof QuireError && error.code === 'not_found') return null;

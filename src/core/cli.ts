@@ -21,8 +21,10 @@ Commands:
   library add <folder>               add a folder to the library
   library remove <folder>            remove a folder from the library
   library list [--json]              the library's documents with pages, sizes and errors
-  index <folder> [--no-images]       add a folder and index it to completion
+  index <folder> [--no-images] [--page-embedder PATH.onnx]
+                                     add a folder and index it to completion
   search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages] [--rewrite] [--rerank]
+         [--page-embedder PATH.onnx]
   ask "<question>" [--model PATH.gguf] [--no-clarify]
                                      ask the library; cites pages; asks back when the question is ambiguous
   models status [--model PATH.gguf]  each model role, servers found, the memory budget
@@ -30,6 +32,8 @@ Commands:
 Options:
   --data-dir DIR   where Quire keeps its data (default: ${defaultDataDir()})
   --model PATH     a local GGUF for every text role (or QUIRE_MODEL)
+  --page-embedder PATH
+                   an ONNX page embedder (ColModernVBERT) run in-process (or QUIRE_PAGE_EMBEDDER)
   --reranker PATH  a reranker GGUF for --rerank (or QUIRE_RERANKER; else a downloaded one)
   --server URL     a model server to use besides the ones found on this machine (or QUIRE_SERVERS)
   --json           machine-readable output
@@ -49,6 +53,7 @@ async function main(argv: string[]): Promise<void> {
       mode: { type: 'string' },
       'no-images': { type: 'boolean', default: false },
       model: { type: 'string' },
+      'page-embedder': { type: 'string' },
       reranker: { type: 'string' },
       rewrite: { type: 'boolean', default: false },
       rerank: { type: 'boolean', default: false },
@@ -64,6 +69,8 @@ async function main(argv: string[]): Promise<void> {
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
   const json = values.json ?? false;
   const modelPath = values.model ?? process.env.QUIRE_MODEL ?? null;
+  const pageEmbedderSetting = values['page-embedder'] ?? process.env.QUIRE_PAGE_EMBEDDER ?? null;
+  const pageEmbedderPath = pageEmbedderSetting ? resolve(pageEmbedderSetting) : null;
   const servers = [
     ...(values.server ?? []),
     ...(process.env.QUIRE_SERVERS?.split(',').filter(Boolean) ?? []),
@@ -86,7 +93,7 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'index':
-      await indexCommand(rest[0], { dataDir, json, images: !values['no-images'] });
+      await indexCommand(rest[0], { dataDir, json, images: !values['no-images'], pageEmbedderPath });
       return;
     case 'search': {
       const k = Number(values.k);
@@ -102,6 +109,7 @@ async function main(argv: string[]): Promise<void> {
         rerankerPath: values.reranker ?? process.env.QUIRE_RERANKER ?? null,
         modelPath,
         servers,
+        pageEmbedderPath,
       });
       return;
     }

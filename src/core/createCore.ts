@@ -11,6 +11,7 @@ import type { AgentLimits } from './agent/limits';
 import { createAgentPorts } from './agentPorts';
 import { createCallHandlers } from './api/callHandlers';
 import { createDispatcher, type Dispatch } from './api/dispatcher';
+import type { CoreServices } from './coreServices';
 import { Emitter } from './common/emitter';
 import { createDocumentPool, type DocumentPool } from './documents/pool/documentPool';
 import { PageImageStore } from './documents/render/pageImageStore';
@@ -22,11 +23,12 @@ import { LibraryService } from './library/libraryService';
 import { MemoryBudgetService } from './memory/memoryBudgetService';
 import { localCandidates, userCandidates } from './models/detection/detectServers';
 import { LocalModels } from './models/llama/localModels';
+import { LocalPageEmbedders } from './models/onnx/localPageEmbedders';
 import { planLocalModel } from './memory/localModelPlan';
 import { ModelService } from './models/modelService';
 import { ModelSettingsStore } from './models/modelSettingsStore';
 import { RetrievalService } from './retrieval/retrievalService';
-import { WebService } from './web/webService';
+import { WebService, webDownloadsFolder } from './web/webService';
 import { UpdateService, type Updater } from './updates/updateService';
 
 export interface CoreConfig {
@@ -48,6 +50,8 @@ export interface CoreConfig {
   secrets?: SecretStore | null;
   /** A local GGUF that serves every text role (`--model`, QUIRE_MODEL). */
   modelPath?: string | null;
+  /** An ONNX page embedder (ColModernVBERT-style) run in-process (`--page-embedder`, QUIRE_PAGE_EMBEDDER). */
+  pageEmbedderPath?: string | null;
   /** A reranker GGUF (`--reranker`, QUIRE_RERANKER); else a downloaded catalogue reranker, if any. */
   rerankerPath?: string | null;
   /** Look for Ollama and OpenAI-compatible servers on this machine's known ports. */
@@ -69,33 +73,25 @@ export interface CoreConfig {
 
 export type CoreEvents = { [K in EventName]: EventPayload<K> };
 
-export interface Core {
+export interface Core extends CoreServices {
   readonly config: Readonly<CoreConfig>;
-  readonly library: LibraryService;
   /** Every contract event, for transports to forward. */
   readonly events: Emitter<CoreEvents>;
   /** Every contract call, validated. */
   readonly dispatch: Dispatch;
-  /** Open after `start()`. */
-  readonly index: Index;
-  readonly ingestion: Ingestion;
-  readonly pageImages: PageImageStore;
-  readonly memory: MemoryBudgetService;
-  readonly models: ModelService;
-  readonly modelSettings: ModelSettingsStore;
-  readonly agent: AgentService;
-  /** Search with query rewriting and re-ranking. */
-  readonly retrieval: RetrievalService;
-  /** Web search (off by default) and approved PDF downloads. */
-  readonly web: WebService;
-  readonly updates: UpdateService;
+  /** Vectors filled in the background; null when this core does not embed (one-shot commands). */
+  readonly embedding: BackgroundEmbedding | null;
   start(): Promise<void>;
   close(): Promise<void>;
 }
 
 export function createCore(config: CoreConfig): Core {
   const events = new Emitter<CoreEvents>();
-  const library = new LibraryService({ dataDir: config.dataDir, watch: config.watch ?? false });
+  const library = new LibraryService({
+    dataDir: config.dataDir,
+    watch: config.watch ?? false,
+    documentFoldersInDataDir: [webDownloadsFolder(config.dataDir)],
+  });
   const pageImages = new PageImageStore(join(config.dataDir, 'pages'));
   library.events.on('changed', (snapshot) => events.emit('library.onChanged', snapshot));
 
@@ -106,6 +102,11 @@ export function createCore(config: CoreConfig): Core {
     contextSizeFor: (path) => planLocalModel(memory, path),
     onMemoryEntry: (entry) => memory.setEntry(entry),
     gpu: config.gpu ?? 'auto',
+    ...(config.modelThreads ? { threads: config.modelThreads } : {}),
+  });
+  const localPageEmbedders = new LocalPageEmbedders({
+    onMemoryEntry: (entry) => memory.setEntry(entry),
+    accelerator: config.gpu ?? 'auto',
     ...(config.modelThreads ? { threads: config.modelThreads } : {}),
   });
   const modelSettings = new ModelSettingsStore(config.dataDir, () => models.refresh());
@@ -131,6 +132,8 @@ export function createCore(config: CoreConfig): Core {
     memory: () => memory.budget,
     localModelPath: config.modelPath ?? null,
     createLocalModel: (path) => localModels.load(path),
+    pageEmbedderPath: config.pageEmbedderPath ?? null,
+    createPageEmbedder: (path) => localPageEmbedders.load(path),
     settings: () => modelSettings.current.roles,
     candidates: () => [
       ...(config.detectServers === false ? [] : localCandidates()),
@@ -189,6 +192,9 @@ export function createCore(config: CoreConfig): Core {
     },
     get agent() {
       return opened(agent, 'agent');
+    },
+    get embedding() {
+      return embedding ?? null;
     },
     pageImages,
     memory,
@@ -251,6 +257,7 @@ export function createCore(config: CoreConfig): Core {
       models.stop();
       stopWatchingMemory?.();
       await localModels.dispose();
+      await localPageEmbedders.dispose();
       await retrieval.dispose();
       await ingestion?.dispose();
       await pool?.close();

@@ -1,5 +1,5 @@
 import electronUpdater, { type AppUpdater, type ProgressInfo, type UpdateInfo } from 'electron-updater';
-import type { Updater } from '../core/updates/updateService';
+import type { Updater } from '../core/desktop';
 import type { UpdateOffer } from '../shared/domain/updates';
 
 /**

@@ -5,9 +5,7 @@
 import type { BrowserWindow } from 'electron';
 import { app } from 'electron';
 import electronUpdater from 'electron-updater';
-import { useChildLauncher } from '../core/common/entryPoints';
-import { guardProcess } from '../core/common/processGuards';
-import { createCore, type Core } from '../core/createCore';
+import { createCore, guardProcess, useChildLauncher, type Core } from '../core/desktop';
 import { createAppUpdater } from './appUpdater';
 import { registerIpc } from './ipc/registerIpc';
 import { createSafeStorageSecrets } from './secretStore';

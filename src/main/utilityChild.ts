@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { utilityProcess, type UtilityProcess } from 'electron';
-import type { ChildHandle, ChildLauncher } from '../core/common/entryPoints';
+import type { ChildHandle, ChildLauncher } from '../core/desktop';
 
 /**
  * Core's child entries (the model host) as Electron utility processes. The RunAsNode fuse is off, so

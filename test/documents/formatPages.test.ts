@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/core/createCore';
 import { parseDocument } from '../../src/core/documents/parseDocument';
 import { PageImageStore } from '../../src/core/documents/render/pageImageStore';
-import { renderLaidOutPages } from '../../src/core/documents/render/renderLaidOutPages';
+import { readerFor } from '../../src/core/documents/readers/formatReaders';
 import type { DocumentInfo } from '../../src/shared/domain/library';
 import type { PageText } from '../../src/shared/domain/pages';
 import type { PageImage } from '../../src/shared/domain/search';
@@ -43,9 +43,9 @@ describe('pages Quire lays out', () => {
     const path = join(office, 'html_rich_table_cells.html');
     const parsed = await parseDocument(path, { kind: 'html' });
     const store = new PageImageStore(dir.path);
-    const [image] = await renderLaidOutPages(
+    const [image] = await readerFor('html').drawPages!(
       path,
-      { kind: 'html', contentHash: 'ab'.repeat(16), pages: [1], longEdge: 1000 },
+      { contentHash: 'ab'.repeat(16), pages: [1], longEdge: 1000 },
       store,
     );
     expect(image!.height).toBe(1000);

@@ -2,10 +2,16 @@ import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument } from '../../src/core/documents/parseDocument';
-import { readStructure, type StructuredKind } from '../../src/core/documents/readers/structuredReaders';
+import { readDocx } from '../../src/core/documents/readers/docx/readDocx';
+import { readEpub } from '../../src/core/documents/readers/epub/readEpub';
+import { documentKindOf, FORMAT_READERS } from '../../src/core/documents/readers/formatReaders';
+import { readHtml } from '../../src/core/documents/readers/html/readHtml';
+import { readOdf } from '../../src/core/documents/readers/odf/readOdf';
+import { readPptx } from '../../src/core/documents/readers/pptx/readPptx';
+import { readXlsx } from '../../src/core/documents/readers/xlsx/readXlsx';
 import type { Block, StructuredDocument } from '../../src/core/documents/structure/model';
 import type { ParsedDocument } from '../../src/core/documents/types';
-import { documentKindOf } from '../../src/core/library/documentKinds';
+import { DocumentKind } from '../../src/shared/domain/library';
 import { QuireError } from '../../src/shared/errors';
 import { corpusDir, tempDir } from '../helpers/shared';
 import { writeZip } from '../helpers/zipWriter';
@@ -13,8 +19,17 @@ import { writeZip } from '../helpers/zipWriter';
 const office = join(corpusDir, 'office');
 const file = (name: string) => join(office, name);
 
+// Each format's own module, to see the structure it keeps before layout.
+const structureReaders: Record<string, (path: string) => Promise<StructuredDocument>> = {
+  docx: readDocx,
+  pptx: readPptx,
+  xlsx: readXlsx,
+  odt: (path) => readOdf(path, 'odt'),
+  html: readHtml,
+  epub: readEpub,
+};
 function structure(name: string): Promise<StructuredDocument> {
-  return readStructure(file(name), documentKindOf(name) as StructuredKind);
+  return structureReaders[name.slice(name.lastIndexOf('.') + 1)]!(file(name));
 }
 function parse(path: string): Promise<ParsedDocument> {
   return parseDocument(path, { kind: documentKindOf(path)! });
@@ -42,6 +57,16 @@ function expectConsistent(parsed: ParsedDocument) {
     }
   }
 }
+
+describe('the format readers', () => {
+  it('give every kind of document one reader and every extension one kind', () => {
+    expect(FORMAT_READERS.map((reader) => reader.kind).sort()).toEqual([...DocumentKind.options].sort());
+    const extensions = FORMAT_READERS.flatMap((reader) => reader.extensions);
+    expect(new Set(extensions).size).toBe(extensions.length);
+    expect(documentKindOf('/x/Deck.PPTM')).toBe('pptx');
+    expect(documentKindOf('/x/notes.rtf')).toBeNull();
+  });
+});
 
 describe('Word documents', () => {
   it('keeps headings, lists, tables with their header row, and alt text', async () => {

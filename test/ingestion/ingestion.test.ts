@@ -173,7 +173,7 @@ describe('ingestion', () => {
     });
     const unlocked = await queue.unlock(doc('locked.pdf').id, 'abc', false);
     expect(unlocked.state).toBe('indexed');
-  }, 60_000);
+  }, 120_000);
 
   it('resumes after a restart without reading indexed files again', async () => {
     const { data, folder } = await folderWith({ 'four.pdf': 'docling/pdf__normal_4pages.pdf' });
@@ -184,7 +184,7 @@ describe('ingestion', () => {
     const second = await openPipeline(data.path, folder.path, false);
     expect(second.reads.map((p) => p.split('/').pop())).toEqual(['added while closed.pdf']);
     expect(second.library.snapshot().documents.every((d) => d.state === 'indexed')).toBe(true);
-  }, 60_000);
+  }, 120_000);
 
   it('keeps the text and the pages drawn so far when drawing the rest fails', async () => {
     const { data, folder } = await folderWith({ 'four.pdf': 'docling/pdf__normal_4pages.pdf' });
@@ -208,7 +208,7 @@ describe('ingestion', () => {
     expect((await index.content.page(doc!.id, 3)).image).toBeNull();
     const [hit] = await index.search.chunks('국회입법조사처', { k: 1 });
     expect(hit?.path).toBe(join(folder.path, 'four.pdf'));
-  }, 60_000);
+  }, 120_000);
 
   it('keeps the text searchable when page images cannot be saved, and says why', async () => {
     const { data, folder } = await folderWith({ 'four.pdf': 'docling/pdf__normal_4pages.pdf' });
@@ -221,7 +221,7 @@ describe('ingestion', () => {
       error: 'Page images could not be drawn: The disk is full: page images cannot be saved.',
     });
     expect(await index.search.chunks('국회입법조사처', { k: 1 })).toHaveLength(1);
-  }, 60_000);
+  }, 120_000);
 
   it('makes every file’s text searchable before drawing page images, then attaches them', async () => {
     const { data, folder } = await folderWith({
@@ -270,7 +270,7 @@ describe('ingestion', () => {
     expect((await index.content.page(paper.id, 1)).image).toMatchObject({ height: 300 });
     expect(await index.content.contentMissingImages()).toEqual([]);
     expect(library.snapshot().documents.every((d) => d.error === null)).toBe(true);
-  }, 60_000);
+  }, 120_000);
 
   it('draws the page images a stopped run left undrawn, without reading the text again', async () => {
     const { data, folder } = await folderWith({ 'four.pdf': 'docling/pdf__normal_4pages.pdf' });
@@ -294,7 +294,7 @@ describe('ingestion', () => {
     const [doc] = second.library.snapshot().documents;
     expect((await second.index.content.page(doc!.id, 4)).image).not.toBeNull();
     expect(await second.index.content.contentMissingImages()).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });
 
 /** A gate drawing waits at until `release()`; a cancelled drawing stops waiting with its signal. */

@@ -3,6 +3,7 @@ import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveInLibrary } from '../../src/core/agent/tools/libraryPaths';
+import { createCore } from '../../src/core/createCore';
 import { LibraryService } from '../../src/core/library/libraryService';
 import { realRoots } from '../../src/core/library/pathPolicy';
 import { refuseProtectedFolder } from '../../src/core/library/protectedFolders';
@@ -168,8 +169,34 @@ describe('folders the library refuses', () => {
       expect(error.details, folder).toMatchObject({ reason });
     }
     expect(library.snapshot().roots).toEqual([]);
+    // The one folder of the data folder the library may hold: PDFs the user approved from the web.
+    const webDownloads = join(dataDir, 'web-downloads');
+    await mkdir(webDownloads);
+    const withDownloads = new LibraryService({
+      dataDir,
+      watch: false,
+      documentFoldersInDataDir: [webDownloads],
+    });
+    cleanups.unshift(() => withDownloads.close());
+    await withDownloads.start();
+    await expect(withDownloads.addFolder(webDownloads)).resolves.toMatchObject({ path: webDownloads });
+    expect((await quireRejection(withDownloads.addFolder(join(dataDir, 'index')))).code).toBe('forbidden');
     const documents = join(base, 'home', 'Documents');
     await mkdir(documents);
     await expect(library.addFolder(documents)).resolves.toMatchObject({ path: documents });
+  });
+});
+
+describe('the library as the composition root builds it', () => {
+  it('accepts the web downloads folder and nothing else of the data folder', async () => {
+    const dataDir = await dir();
+    const core = createCore({ dataDir, ingest: false, findModels: false, detectServers: false });
+    cleanups.unshift(() => core.library.close());
+    await core.library.start();
+    await mkdir(core.web.downloadsFolder, { recursive: true });
+    await expect(core.library.addFolder(core.web.downloadsFolder)).resolves.toMatchObject({
+      path: core.web.downloadsFolder,
+    });
+    expect((await quireRejection(core.library.addFolder(dataDir))).code).toBe('forbidden');
   });
 });

@@ -160,3 +160,55 @@ describe('role resolution', () => {
     expect(healthy.answer).toMatchObject({ provider: 'llama', model: '/m/ok.gguf' });
   });
 });
+
+describe('the in-process ONNX page embedder', () => {
+  it('embeds page images when no ColQwen server runs, and a server still wins when there is one', () => {
+    const local = byRole(
+      resolveRoles({
+        settings: {},
+        servers: [ollama],
+        localModelPath: null,
+        pageEmbedderPath: '/m/page.onnx',
+      }),
+    );
+    expect(local.pageEmbed).toMatchObject({ provider: 'onnx', via: 'local', model: '/m/page.onnx' });
+    expect(local.pageEmbed?.reason).toContain('embedded in-process');
+    const served = byRole(
+      resolveRoles({
+        settings: {},
+        servers: [colqwen],
+        localModelPath: null,
+        pageEmbedderPath: '/m/page.onnx',
+      }),
+    );
+    expect(served.pageEmbed).toMatchObject({ provider: 'openai', model: 'vidore/colqwen2.5-v0.2' });
+  });
+
+  it('falls back to line vectors and says why when the ONNX file cannot be used', () => {
+    const roles = byRole(
+      resolveRoles({
+        settings: {},
+        servers: [ollama],
+        localModelPath: null,
+        pageEmbedderPath: '/m/page.onnx',
+        unusableModels: new Map([['/m/page.onnx', 'it is truncated']]),
+      }),
+    );
+    expect(roles.pageEmbed).toMatchObject({ via: 'segments' });
+    expect(roles.pageEmbed?.reason).toMatch(
+      /^The page embedder \/m\/page\.onnx cannot be used: it is truncated; no multi-vector/,
+    );
+  });
+
+  it('takes an ONNX file chosen in settings for page search only', () => {
+    const roles = byRole(
+      resolveRoles({
+        settings: { pageEmbed: { model: '/m/chosen.onnx' }, answer: { model: '/m/chosen.onnx' } },
+        servers: [],
+        localModelPath: null,
+      }),
+    );
+    expect(roles.pageEmbed).toMatchObject({ provider: 'onnx', model: '/m/chosen.onnx' });
+    expect(roles.answer?.reason).toContain('an ONNX file is a page embedder');
+  });
+});

@@ -24,7 +24,7 @@ import { defaultTools } from './tools';
 import { realRoots } from '../library/pathPolicy';
 import type { AnyTool, ToolContext } from './tools/types';
 import { validateAnswer, type ValidationResult } from './validation';
-import type { RunAgentOptions, RunOutcome } from './runAgent';
+import type { RunAgentOptions, RunOutcome } from './runTypes';
 
 /** Consecutive unusable decisions after which the run stops asking the model and follows the plan. */
 const MAX_BAD_DECISIONS = 2;

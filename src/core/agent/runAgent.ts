@@ -2,40 +2,11 @@
  * The bounded decision loop: decide, run a tool, repeat, until the model answers or a limit is hit;
  * every answer draft goes through the validation gate, and failing drafts are reprompted within budget.
  */
-import type { AgentEvent, Citation } from '../../shared/domain/agent';
 import { toErrorInfo } from '../../shared/errors';
 import { AgentRun, TimeLimitReached } from './agentRun';
-import type { AgentLimits } from './limits';
-import type { AgentPorts } from './ports';
-import type { Clarification } from './research/ambiguity';
-import type { ClarifyOptions } from './research/researchSteps';
-import type { HistoryTurn } from './state';
-import type { AnyTool } from './tools/types';
+import type { RunAgentOptions, RunOutcome } from './runTypes';
 
-export interface RunAgentOptions {
-  runId: string;
-  question: string;
-  history?: HistoryTurn[];
-  ports: AgentPorts;
-  limits?: Partial<AgentLimits>;
-  tools?: AnyTool[];
-  signal?: AbortSignal;
-  onEvent?: (event: AgentEvent) => void;
-  now?: () => number;
-  /** How an ambiguous question is handled; without it the agent assumes a reading and says so. */
-  clarify?: ClarifyOptions;
-}
-
-export interface RunOutcome {
-  /** `paused`: the run asks the user `clarification` and resumes with their answer. */
-  status: 'answered' | 'cancelled' | 'failed' | 'paused';
-  clarification?: Clarification | null;
-  answer: string | null;
-  citations: Citation[];
-  insufficiencies: string[];
-  error: string | null;
-  events: AgentEvent[];
-}
+export type { RunAgentOptions, RunOutcome } from './runTypes';
 
 /**
  * Runs the agent once. Failures, time-outs and cancellation end in a `complete` event; only invalid

@@ -1,11 +1,11 @@
-import type { Core } from '../createCore';
+import type { CoreServices } from '../coreServices';
 import { toDocumentInfo } from '../library/libraryService';
 import { readPageImage } from '../pages/readPageImage';
 import { readPageText } from '../pages/readPageText';
 import type { CallHandlers } from './dispatcher';
 
 /** Each contract call delegates to a core service in one step; logic lives in the services. */
-export function createCallHandlers(core: Core): CallHandlers {
+export function createCallHandlers(core: CoreServices): CallHandlers {
   return {
     'library.list': async () => core.library.snapshot(),
     'library.addFolder': ({ path }) => core.library.addFolder(path),

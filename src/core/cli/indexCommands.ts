@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { IndexProgress } from '../../shared/domain/library';
 import { SearchMode, type SearchResult } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
-import { createCore } from '../createCore';
+import { createCore, type Core } from '../createCore';
 import { printJson } from './output';
 
 function progressLine(progress: IndexProgress): string {
@@ -17,14 +17,64 @@ function progressLine(progress: IndexProgress): string {
   );
 }
 
+interface PageVectorSummary {
+  embedder: string | null;
+  pages: number;
+  vectors: number;
+  seconds: number;
+  problems: string[];
+}
+
+/**
+ * Page vectors come after the text and the page images, in the background stage the app runs too;
+ * a one-shot command waits for that stage to settle before reporting.
+ */
+async function waitForPageVectors(core: Core, live: boolean): Promise<PageVectorSummary> {
+  const started = Date.now();
+  const problems: string[] = [];
+  const embedding = core.embedding!;
+  const offProblem = embedding.events.on('problem', (problem) => problems.push(problem.message));
+  const offProgress = embedding.events.on('progress', (progress) => {
+    if (live && progress.kind === 'page')
+      process.stderr.write(`\rpage vectors: ${progress.done}/${progress.total} pages\x1b[K`);
+  });
+  embedding.request();
+  await embedding.whenIdle();
+  offProblem();
+  offProgress();
+  if (live) process.stderr.write('\n');
+  let pages = 0;
+  let vectors = 0;
+  for (const count of core.index.vectors.pageVectorCounts().values()) {
+    pages += count.pages;
+    vectors += count.vectors;
+  }
+  return {
+    embedder: core.index.vectors.status().page.active,
+    pages,
+    vectors,
+    seconds: (Date.now() - started) / 1000,
+    problems: [...new Set(problems)],
+  };
+}
+
 /** `quire index <folder>`: adds the folder if needed and indexes the library to completion. */
 export async function indexCommand(
   folder: string | undefined,
-  options: { dataDir: string; json: boolean; images: boolean },
+  options: { dataDir: string; json: boolean; images: boolean; pageEmbedderPath: string | null },
 ): Promise<void> {
   if (!folder) throw new QuireError('invalid_input', 'Usage: quire index <folder>');
   const started = Date.now();
-  const core = createCore({ dataDir: options.dataDir, renderImages: options.images, findModels: false });
+  const withPageVectors = options.pageEmbedderPath !== null;
+  if (withPageVectors && !options.images)
+    throw new QuireError('invalid_input', '--page-embedder reads page images: leave out --no-images.');
+  const core = createCore({
+    dataDir: options.dataDir,
+    renderImages: options.images,
+    findModels: false,
+    pageEmbedderPath: options.pageEmbedderPath,
+    embedInBackground: withPageVectors,
+  });
   await core.start();
   try {
     const path = resolve(folder);
@@ -42,6 +92,7 @@ export async function indexCommand(
     } while (core.library.snapshot().scanning);
     off();
     if (live) process.stderr.write('\n');
+    const pageVectors = withPageVectors ? await waitForPageVectors(core, live) : null;
     const documents = core.library.snapshot().documents;
     const stats = await core.index.maintenance.stats();
     const states: Record<string, number> = {};
@@ -59,9 +110,17 @@ export async function indexCommand(
       warnings: documents
         .filter((d) => d.state === 'indexed' && d.error !== null)
         .map((d) => ({ path: d.path, reason: d.error })),
+      ...(pageVectors ? { pageVectors } : {}),
     };
+    const pageVectorFailure = pageVectors?.problems.length
+      ? new QuireError(
+          'model_failed',
+          `The text index is complete, but page vectors could not be made: ${pageVectors.problems.join(' ')}`,
+        )
+      : null;
     if (options.json) {
       printJson(summary);
+      if (pageVectorFailure) throw pageVectorFailure;
       return;
     }
     console.log(
@@ -70,6 +129,11 @@ export async function indexCommand(
     for (const failure of summary.failures)
       console.log(`  ${failure.state}: ${failure.path}: ${failure.reason ?? ''}`);
     for (const warning of summary.warnings) console.log(`  warning: ${warning.path}: ${warning.reason}`);
+    if (pageVectors && !pageVectorFailure)
+      console.log(
+        `Page vectors: ${pageVectors.pages} pages, ${pageVectors.vectors} vectors in ${pageVectors.seconds.toFixed(1)} s (${pageVectors.embedder}).`,
+      );
+    if (pageVectorFailure) throw pageVectorFailure;
   } finally {
     await core.close();
   }
@@ -88,6 +152,7 @@ export async function searchCommand(
     rerankerPath: string | null;
     modelPath: string | null;
     servers: string[];
+    pageEmbedderPath: string | null;
   },
 ): Promise<void> {
   if (!query)
@@ -107,9 +172,11 @@ export async function searchCommand(
     modelPath: options.modelPath ? resolve(options.modelPath) : null,
     rerankerPath: options.rerankerPath ? resolve(options.rerankerPath) : null,
     servers: options.servers,
+    pageEmbedderPath: options.pageEmbedderPath,
   });
   await core.start();
   try {
+    if (mode?.data === 'pages') await attachPageEmbedder(core, options.pageEmbedderPath);
     const result = await core.dispatch('search.retrieve', {
       query,
       k: options.k,
@@ -142,5 +209,27 @@ export async function searchCommand(
       console.log(`${hit.path} p.${hit.page}  (${hit.score.toFixed(3)})\n    ${hit.snippet}`);
   } finally {
     await core.close();
+  }
+}
+
+/** Loads the given page embedder for this search, when it is the one the library's page vectors came from. */
+async function attachPageEmbedder(core: Core, path: string | null): Promise<void> {
+  const active = core.index.vectors.status().page.active;
+  if (path === null) {
+    if (active === null) return;
+    throw new QuireError(
+      'model_unavailable',
+      `Page search needs the page embedder its vectors came from (${active}): pass it with --page-embedder or QUIRE_PAGE_EMBEDDER.`,
+    );
+  }
+  const embedder = await core.models.pageEmbedder();
+  if (!embedder) throw new QuireError('model_unavailable', `The page embedder ${path} could not be loaded.`);
+  if (core.index.vectors.attach({ page: embedder }).length === 0) {
+    throw new QuireError(
+      'model_unavailable',
+      active === null
+        ? `This library has no page vectors yet: run \`quire index <folder> --page-embedder ${path}\` first.`
+        : `This library's page vectors came from ${active}, not ${embedder.id}: index again with this page embedder to switch.`,
+    );
   }
 }

@@ -35,7 +35,22 @@ export async function libraryCommand(
         await core.library.whenIdle();
         const snapshot = core.library.snapshot();
         if (options.json) {
-          printJson(snapshot);
+          // Page vectors belong to the index: each document gets its count (null while no page embedder is active).
+          const counts = core.index.vectors.pageVectorCounts();
+          const active = core.index.vectors.status().page.active;
+          printJson({
+            ...snapshot,
+            pageEmbedder: active,
+            documents: snapshot.documents.map((doc) => {
+              const hash = core.index.documents.get(doc.id)?.contentHash ?? null;
+              const count = hash === null ? undefined : counts.get(hash);
+              return {
+                ...doc,
+                pageVectors: active === null ? null : (count?.vectors ?? 0),
+                pagesWithVectors: active === null ? null : (count?.pages ?? 0),
+              };
+            }),
+          });
           return;
         }
         if (snapshot.roots.length === 0)

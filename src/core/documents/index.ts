@@ -15,3 +15,5 @@ export { parseDocument, type ParseOptions } from './parseDocument';
 export { MIN_TEXT_CHARS } from './pdf/parsePdf';
 export { DEFAULT_CHUNKING, type ChunkingOptions } from './layout/chunker';
 export type { PageImageRef, ParsedDocument, ParsedPage, TextChunk } from './types';
+export { documentKindOf, FORMAT_READERS, readerFor, type FormatReader } from './readers/formatReaders';
+export type { PageTextSource } from './types';

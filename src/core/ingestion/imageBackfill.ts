@@ -5,7 +5,7 @@ import type { PageImageRef } from '../documents/types';
 import type { PageImageSlots } from '../index/content/indexContent';
 import type { DocumentCatalog } from '../index/documents/documentCatalog';
 import type { IndexedDocument } from '../index/records';
-import { hasPageImages } from '../documents/documentKinds';
+import { drawsPages } from '../documents/readers/formatReaders';
 import { drawPageImages } from './drawPageImages';
 import type { Scheduler } from './scheduler';
 
@@ -80,7 +80,7 @@ export class ImageBackfill {
   async drawPageNow(documentId: string, page: number, signal?: AbortSignal): Promise<PageImageRef | null> {
     const { documents, pool, images, content } = this.deps;
     const doc = documents.get(documentId);
-    if (!doc?.contentHash || !hasPageImages(doc.kind) || doc.state !== 'indexed') return null;
+    if (!doc?.contentHash || !drawsPages(doc.kind) || doc.state !== 'indexed') return null;
     const password = await this.deps.password(doc.id);
     const [image] = await pool.render(
       await this.deps.readablePath(doc.path),
@@ -135,7 +135,7 @@ export class ImageBackfill {
   /** An indexed document with this content and page images, whose path and password they are drawn from. */
   private imageOwner(contentHash: string): IndexedDocument | null {
     const owner = this.deps.documents.indexedWithContent(contentHash);
-    return owner && hasPageImages(owner.kind) ? owner : null;
+    return owner && drawsPages(owner.kind) ? owner : null;
   }
 
   /** Shows why page images are missing on every indexed file with this content (or clears it). */

@@ -1,7 +1,7 @@
 import type { IndexProgress } from '../../shared/domain/library';
 import { QuireError } from '../../shared/errors';
 import { Emitter } from '../common/emitter';
-import { hasPageImages, isLaidOutKind } from '../documents/documentKinds';
+import { drawsPages, laysOutPages } from '../documents/readers/formatReaders';
 import type { DrawablePage } from '../documents/render/laidOutRaster';
 import type { DocumentPool } from '../documents/pool/documentPool';
 import type { PageImageStore } from '../documents/render/pageImageStore';
@@ -163,7 +163,7 @@ export class Ingestion {
   /** One page of an indexed document as Quire laid it out, for the text view. */
   async pageLayout(documentId: string, page: number, signal?: AbortSignal): Promise<DrawablePage> {
     const doc = this.options.index.documents.get(documentId);
-    if (!doc || doc.state !== 'indexed' || !isLaidOutKind(doc.kind)) {
+    if (!doc || doc.state !== 'indexed' || !laysOutPages(doc.kind)) {
       throw new QuireError('not_found', 'That page has no text view.');
     }
     const path = await this.options.library.readablePath(doc.path);
@@ -275,11 +275,7 @@ export class Ingestion {
           pages,
           contentHash: ingested.contentHash,
         });
-        if (
-          this.options.renderImages !== false &&
-          hasPageImages(doc.kind) &&
-          ingested.pagesWithoutImages > 0
-        ) {
+        if (this.options.renderImages !== false && drawsPages(doc.kind) && ingested.pagesWithoutImages > 0) {
           this.backfill.queue(ingested.contentHash, pages);
         }
         this.indexedSinceMaintenance = true;

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { opendir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { documentKindOf } from './documentKinds';
+import { documentKindOf } from '../documents/readers/formatReaders';
 import { isInsideAny } from './pathPolicy';
 import type { DocumentKind } from '../../shared/domain/library';
 

@@ -9,7 +9,7 @@ import { Emitter } from '../common/emitter';
 import { idForPath } from '../common/ids';
 import { isInside } from '../common/paths';
 import { createLimiter } from '../common/limit';
-import { documentKindOf } from './documentKinds';
+import { documentKindOf } from '../documents/readers/formatReaders';
 import { walkDocuments } from './folderWalker';
 import { LibraryStore, type StoredDocument } from './libraryStore';
 import { countPages, type PageCount } from './pageCounter';
@@ -30,6 +30,11 @@ export interface LibraryEvents extends Record<string, unknown> {
 
 export interface LibraryServiceOptions {
   dataDir: string;
+  /**
+   * Folders inside the data folder that hold only documents Quire fetched for the user (web
+   * downloads): the one exception to the rule that nothing in the data folder joins the library.
+   */
+  documentFoldersInDataDir?: string[];
   /** Watch roots for changes (the app and `quire serve`); one-shot CLI commands do not. */
   watch: boolean;
   changeDelayMs?: number;
@@ -117,7 +122,7 @@ export class LibraryService {
   }
 
   async addFolder(path: string): Promise<LibraryRoot> {
-    const folder = await checkFolder(path, this.options.dataDir);
+    const folder = await checkFolder(path, this.options);
     for (const root of this.roots.values()) {
       if (root.path === folder)
         throw new QuireError('already_exists', `${folder} is already in the library.`);
@@ -203,7 +208,7 @@ export class LibraryService {
   }
 
   private async scanRoot(root: LibraryRoot): Promise<void> {
-    const problem = await checkFolder(root.path, this.options.dataDir).then(
+    const problem = await checkFolder(root.path, this.options).then(
       () => null,
       (error: unknown) => (error instanceof Error ? error.message : String(error)),
     );
@@ -353,10 +358,13 @@ export function toDocumentInfo(doc: StoredDocument): DocumentInfo {
 }
 
 /** Checks that `path` is an existing, readable folder Quire may read and returns it normalised. */
-async function checkFolder(path: string, dataDir: string): Promise<string> {
+async function checkFolder(
+  path: string,
+  { dataDir, documentFoldersInDataDir = [] }: LibraryServiceOptions,
+): Promise<string> {
   if (!isAbsolute(path)) throw new QuireError('invalid_input', `Give the folder's full path, not "${path}".`);
   const folder = resolve(path);
-  await refuseProtectedFolder(folder, dataDir);
+  await refuseProtectedFolder(folder, dataDir, documentFoldersInDataDir);
   const info = await stat(folder).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
       throw new QuireError('not_found', `The folder ${folder} does not exist.`);

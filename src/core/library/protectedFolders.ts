@@ -21,7 +21,12 @@ function refuse(reason: RefusalReason, message: string, folder: string): QuireEr
  * Throws `forbidden` (details.reason says which rule) when `folder` may not become a library root.
  * Both paths are compared as real paths, so a link to a refused folder is refused too.
  */
-export async function refuseProtectedFolder(folder: string, dataDir: string): Promise<void> {
+export async function refuseProtectedFolder(
+  folder: string,
+  dataDir: string,
+  /** Folders inside the data folder that hold only documents (web downloads); allowed as they are. */
+  documentFolders: readonly string[] = [],
+): Promise<void> {
   const real = await realpath(folder).catch(() => folder);
   const info = await stat(real).catch(() => null);
   if (info && !info.isDirectory() && !info.isFile()) {
@@ -43,7 +48,8 @@ export async function refuseProtectedFolder(folder: string, dataDir: string): Pr
     );
   }
   const data = await realpath(dataDir).catch(() => dataDir);
-  if (isInside(real, data)) {
+  const allowed = await Promise.all(documentFolders.map((path) => realpath(path).catch(() => path)));
+  if (isInside(real, data) && !allowed.includes(real)) {
     throw refuse('data_folder', `${folder} is inside Quire's own data folder (${dataDir}).`, folder);
   }
   if (isInside(data, real)) {

@@ -52,6 +52,10 @@ export interface ModelServiceDeps {
   localModelPath?: string | null;
   /** Loads a GGUF in-process (in its own process); provided by the composition root. */
   createLocalModel?: (path: string) => Promise<LocalModel>;
+  /** From `--page-embedder` or QUIRE_PAGE_EMBEDDER: an ONNX page embedder. */
+  pageEmbedderPath?: string | null;
+  /** Loads an ONNX page embedder in its own process; provided by the composition root. */
+  createPageEmbedder?: (path: string) => Promise<PageEmbedder>;
   /** Whether memory allows an in-process model now. */
   inProcess?: () => InProcessAllowance;
   /** Servers to probe: the known local ports plus endpoints the user added. */
@@ -84,6 +88,8 @@ export class ModelService implements ModelRoles {
   private readonly downloads: DownloadManager;
   private readonly catalogue: readonly CatalogueEntry[];
   private readonly localChecks = new LocalModelChecks();
+  /** ONNX page embedders that failed to load, with the reason, until the next start. */
+  private readonly pageEmbedderProblems = new Map<string, string>();
 
   constructor(private readonly deps: ModelServiceDeps) {
     this.catalogue = deps.catalogue ?? MODEL_CATALOGUE;
@@ -193,6 +199,7 @@ export class ModelService implements ModelRoles {
 
   async pageEmbedder(): Promise<PageEmbedder | null> {
     const resolved = this.role('pageEmbed');
+    if (resolved.via === 'local' && resolved.provider === 'onnx') return this.loadPageEmbedder(resolved);
     if (resolved.via === 'segments') {
       const text = await this.embedderFor({
         ...resolved,
@@ -266,8 +273,9 @@ export class ModelService implements ModelRoles {
       settings: this.deps.settings?.() ?? {},
       servers: this.servers,
       localModelPath: this.localPath(),
+      pageEmbedderPath: this.deps.pageEmbedderPath ?? null,
       inProcess: this.deps.inProcess?.() ?? { allowed: true },
-      unusableModels: this.localChecks.unusable(),
+      unusableModels: new Map([...this.localChecks.unusable(), ...this.pageEmbedderProblems]),
     });
   }
 
@@ -331,6 +339,23 @@ export class ModelService implements ModelRoles {
       }
       return probed.embedder;
     });
+  }
+
+  /** A page embedder that fails to load is set aside with its reason, and the role resolves again without it. */
+  private loadPageEmbedder(resolved: ResolvedRole): Promise<PageEmbedder> {
+    const path = resolved.model!;
+    const create = this.deps.createPageEmbedder;
+    if (!create) {
+      return Promise.reject(
+        new QuireError('model_unavailable', 'In-process page embedders are not available in this build.'),
+      );
+    }
+    const loading = this.instance('page', resolved, () => create(path));
+    loading.catch((error: unknown) => {
+      this.pageEmbedderProblems.set(path, error instanceof Error ? error.message : String(error));
+      this.applyResolution();
+    });
+    return loading;
   }
 
   private loadLocal(path: string): Promise<LocalModel> {

@@ -27,6 +27,8 @@ export interface ResolveRolesInput {
   servers: ServerInventory[];
   /** From `--model` or QUIRE_MODEL: a GGUF that serves every text role. */
   localModelPath: string | null;
+  /** From `--page-embedder`, QUIRE_PAGE_EMBEDDER or a finished download: an ONNX page embedder run in-process. */
+  pageEmbedderPath?: string | null;
   inProcess?: InProcessAllowance;
   /** Local GGUFs that cannot be used (truncated, corrupt, failed to load), with the reason. */
   unusableModels?: ReadonlyMap<string, string>;
@@ -75,7 +77,7 @@ function howToGet(role: ModelRole): string {
     case 'see':
       return 'pull one with Ollama (`ollama pull qwen2.5vl:7b`) or start `mlx_vlm.server`; until then answers read page text only.';
     case 'pageEmbed':
-      return 'page search needs a text embedder (see the embed role) or a ColQwen server (mlx-embeddings-server or Infinity).';
+      return 'page search over page images needs a page embedder: let Quire download ColModernVBERT, give an ONNX export with --page-embedder, or start a ColQwen server (mlx-embeddings-server or Infinity).';
   }
 }
 
@@ -124,12 +126,24 @@ function fromLocal(role: ModelRole, path: string, reason: string): ResolvedRole 
   };
 }
 
+function fromOnnx(path: string, reason: string): ResolvedRole {
+  return {
+    role: 'pageEmbed',
+    provider: 'onnx',
+    endpoint: null,
+    model: path,
+    reason,
+    via: 'local',
+    supportsImages: true,
+  };
+}
+
 function nothing(role: ModelRole, reason: string): ResolvedRole {
   return { role, provider: null, endpoint: null, model: null, reason, via: 'none', supportsImages: false };
 }
 
 function isLocalPath(model: string): boolean {
-  return /\.gguf$/i.test(model) || model.startsWith('/') || /^[a-z]:\\/i.test(model);
+  return /\.(gguf|onnx)$/i.test(model) || model.startsWith('/') || /^[a-z]:\\/i.test(model);
 }
 
 /** The user's choice for a role, or why it cannot be honoured. */
@@ -141,6 +155,17 @@ function resolveChoice(
   unusable: ReadonlyMap<string, string>,
 ): ResolvedRole | string {
   if (isLocalPath(choice.model)) {
+    const onnx = /\.onnx$/i.test(choice.model);
+    if (onnx !== (role === 'pageEmbed'))
+      return `\`${choice.model}\` (chosen in settings) cannot serve the ${role} role: ${onnx ? 'an ONNX file is a page embedder' : 'page search takes an ONNX page embedder'}`;
+    if (onnx) {
+      const problem = unusable.get(choice.model);
+      if (problem) return `\`${choice.model}\` (chosen in settings) cannot be used: ${problem}`;
+      return fromOnnx(
+        choice.model,
+        `Chosen in settings: page images are embedded in-process by \`${choice.model}\`.`,
+      );
+    }
     if (role === 'see')
       return `\`${choice.model}\` (chosen in settings) is a local GGUF, which cannot read images here`;
     const problem = unusable.get(choice.model);
@@ -233,6 +258,17 @@ function resolveOne(
   if (served) return withPrefix(served);
 
   if (role === 'pageEmbed') {
+    const onnxPath = input.pageEmbedderPath ?? null;
+    const onnxProblem = onnxPath === null ? undefined : unusable.get(onnxPath);
+    if (onnxPath !== null && onnxProblem === undefined) {
+      return withPrefix(
+        fromOnnx(
+          onnxPath,
+          `No multi-vector (ColQwen/ColPali) server found: page images are embedded in-process by the ONNX model \`${onnxPath}\`.`,
+        ),
+      );
+    }
+    if (onnxProblem !== undefined) prefix += `The page embedder ${onnxPath} cannot be used: ${onnxProblem}; `;
     const embed = resolved.get('embed');
     if (embed && embed.via !== 'none') {
       return withPrefix({

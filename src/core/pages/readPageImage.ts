@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import type { PageImage } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
-import type { Core } from '../createCore';
+import type { CoreServices } from '../coreServices';
 
 /** A page image as a data URL; asking for a page of a file still queued moves that file first. */
 export async function readPageImage(
-  core: Pick<Core, 'library' | 'ingestion' | 'index' | 'pageImages'>,
+  core: Pick<CoreServices, 'library' | 'ingestion' | 'index' | 'pageImages'>,
   documentId: string,
   page: number,
   size: 'full' | 'thumbnail',

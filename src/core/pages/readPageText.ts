@@ -1,14 +1,14 @@
 import type { PageText } from '../../shared/domain/pages';
 import { QuireError } from '../../shared/errors';
-import { isLaidOutKind } from '../documents/documentKinds';
-import type { Core } from '../createCore';
+import { laysOutPages } from '../documents/readers/formatReaders';
+import type { CoreServices } from '../coreServices';
 
 /**
  * A page Quire laid out, as formatted text with the same boxes as its image: what the viewer shows
  * when the image is not there (not drawn yet, or it could not be drawn).
  */
 export async function readPageText(
-  core: Pick<Core, 'library' | 'ingestion' | 'index'>,
+  core: Pick<CoreServices, 'library' | 'ingestion' | 'index'>,
   documentId: string,
   page: number,
 ): Promise<PageText> {
@@ -18,7 +18,7 @@ export async function readPageText(
     core.ingestion.prioritize(documentId);
     throw new QuireError('not_found', `${doc.relativePath} is not indexed yet; it is next in line.`);
   }
-  if (!isLaidOutKind(doc.kind)) {
+  if (!laysOutPages(doc.kind)) {
     throw new QuireError('not_found', `Page ${page} of ${doc.relativePath} is shown as an image only.`);
   }
   const stored = await core.index.content.page(documentId, page);

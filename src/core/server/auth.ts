@@ -1,7 +1,13 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-export const TOKEN_COOKIE = 'quire_token';
+/**
+ * The cookie that carries the token after the first visit, named per port: browsers send a host's
+ * cookies to every port of it, so another `quire serve` on this machine must not read or overwrite it.
+ */
+export function tokenCookieName(port: number): string {
+  return `quire_token_${port}`;
+}
 
 export function newToken(): string {
   return randomBytes(24).toString('base64url');
@@ -14,7 +20,10 @@ function sameToken(a: string, b: string): boolean {
 }
 
 /** The token a request carries, from `?token=` or from the cookie set on the first visit. */
-export function tokenOf(request: IncomingMessage): { token: string | null; fromQuery: boolean } {
+export function tokenOf(
+  request: IncomingMessage,
+  cookieName: string,
+): { token: string | null; fromQuery: boolean } {
   let fromQuery: string | null = null;
   try {
     fromQuery = new URL(request.url ?? '/', 'http://localhost').searchParams.get('token');
@@ -24,13 +33,13 @@ export function tokenOf(request: IncomingMessage): { token: string | null; fromQ
   if (fromQuery) return { token: fromQuery, fromQuery: true };
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [name, ...value] = part.trim().split('=');
-    if (name === TOKEN_COOKIE) return { token: value.join('='), fromQuery: false };
+    if (name === cookieName) return { token: value.join('='), fromQuery: false };
   }
   return { token: null, fromQuery: false };
 }
 
-export function isAuthorised(request: IncomingMessage, expected: string): boolean {
-  const { token } = tokenOf(request);
+export function isAuthorised(request: IncomingMessage, expected: string, cookieName: string): boolean {
+  const { token } = tokenOf(request, cookieName);
   return token !== null && sameToken(token, expected);
 }
 

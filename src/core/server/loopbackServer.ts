@@ -10,8 +10,8 @@ import {
   isAllowedOrigin,
   isAuthorised,
   newToken,
+  tokenCookieName,
   tokenOf,
-  TOKEN_COOKIE,
 } from './auth';
 import { MAX_FRAME_BYTES } from './callFrames';
 import { sendFrame, serveCallSocket } from './callSocket';
@@ -37,13 +37,14 @@ export interface LoopbackServer {
   close(): Promise<void>;
 }
 
-function securityHeaders(host: string, port: number): Record<string, string> {
+function securityHeaders(port: number): Record<string, string> {
+  // 'self' covers the page's own WebSocket (same host and port); nothing else may be reached.
   const csp = [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' data:",
-    `connect-src 'self' ws://${host}:${port} ws://127.0.0.1:${port} ws://localhost:${port}`,
+    `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",
@@ -71,6 +72,7 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
   const log = options.log ?? ((message: string) => console.error(`quire serve: ${message}`));
   let hosts = new Set<string>();
   let headers: Record<string, string> = {};
+  let cookieName = '';
 
   const onRequest = (request: IncomingMessage, response: ServerResponse) => {
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
@@ -84,7 +86,7 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
       response.writeHead(403, { 'Content-Type': 'text/plain' }).end('Forbidden host');
       return;
     }
-    if (!isAuthorised(request, token)) {
+    if (!isAuthorised(request, token, cookieName)) {
       response
         .writeHead(401, { 'Content-Type': 'text/plain' })
         .end('Missing or wrong token: open the URL quire serve printed.');
@@ -94,8 +96,8 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
       response.writeHead(405).end();
       return;
     }
-    if (tokenOf(request).fromQuery) {
-      response.setHeader('Set-Cookie', `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`);
+    if (tokenOf(request, cookieName).fromQuery) {
+      response.setHeader('Set-Cookie', `${cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/`);
     }
     serveStatic(options.staticDir, path, response).catch((error: unknown) => {
       log(`serving ${path} failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -125,7 +127,7 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
     };
     if (path !== '/ws' || !isAllowedHost(request, hosts)) return refuse('404 Not Found');
-    if (!isAuthorised(request, token)) return refuse('401 Unauthorized');
+    if (!isAuthorised(request, token, cookieName)) return refuse('401 Unauthorized');
     if (!isAllowedOrigin(request, hosts)) return refuse('403 Forbidden');
     sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws, request));
   });
@@ -144,7 +146,8 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
   });
   const port = (server.address() as AddressInfo).port;
   hosts = allowedHosts(host, port);
-  headers = securityHeaders(host, port);
+  headers = securityHeaders(port);
+  cookieName = tokenCookieName(port);
   const displayHost = host.includes(':') ? `[${host}]` : host;
 
   return {

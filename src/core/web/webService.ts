@@ -47,7 +47,7 @@ export class WebService {
 
   /** Where approved downloads go; a library folder of its own. */
   get downloadsFolder(): string {
-    return join(this.deps.dataDir, 'web-downloads');
+    return webDownloadsFolder(this.deps.dataDir);
   }
 
   /** Downloads a PDF the user approved and adds it to the library. Refused while web search is off. */
@@ -85,6 +85,14 @@ export class WebService {
       await this.deps.addLibraryFolder(this.downloadsFolder);
     return { path };
   }
+}
+
+/**
+ * The folder of PDFs the user approved from the web: inside the data folder, and the one folder there
+ * the library may hold (it holds nothing but those downloads).
+ */
+export function webDownloadsFolder(dataDir: string): string {
+  return join(dataDir, 'web-downloads');
 }
 
 /** A safe file name from the URL's last path segment. */

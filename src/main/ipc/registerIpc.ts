@@ -1,5 +1,5 @@
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
-import type { Core } from '../../core/createCore';
+import type { Core } from '../../core/desktop';
 import { callNames, channelOf, eventNames, type CallResult } from '../../shared/ipc/contract';
 
 /**

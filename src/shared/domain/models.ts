@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const ModelRole = z.enum(['decide', 'answer', 'embed', 'pageEmbed', 'see']);
 export type ModelRole = z.infer<typeof ModelRole>;
 
-export const ProviderKind = z.enum(['ollama', 'openai', 'llama', 'builtin']);
+export const ProviderKind = z.enum(['ollama', 'openai', 'llama', 'onnx', 'builtin']);
 export type ProviderKind = z.infer<typeof ProviderKind>;
 
 export const RoleResolution = z.object({

@@ -235,9 +235,9 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
     },
     async render(path, { kind = 'pdf', contentHash, pages, password, longEdge, ...jobOptions }, store) {
       const passwordOption = password === undefined ? {} : { password };
-      if (!pages && kind !== 'pdf') throw new QuireError('invalid_input', 'Say which pages to draw.');
       const wanted =
-        pages ?? range(await submit<number>({ type: 'countPages', path, ...passwordOption }, jobOptions));
+        pages ??
+        range(await submit<number>({ type: 'countPages', path, kind, ...passwordOption }, jobOptions));
       // A long document renders in batches: each gets the time limit, other documents' jobs interleave,
       // and up to one batch per worker runs at once, so one long file still uses every core.
       const batches: number[][] = [];

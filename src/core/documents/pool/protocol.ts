@@ -6,11 +6,11 @@ import type { PageImageRef, ParsedDocument } from '../types';
 /** Messages between the document pool and its worker threads. */
 export type DocumentJob =
   | { type: 'parse'; path: string; kind: DocumentKind; password?: string }
-  | { type: 'countPages'; path: string; password?: string }
+  | { type: 'countPages'; path: string; kind: DocumentKind; password?: string }
   | { type: 'pageText'; path: string; kind: DocumentKind; page: number }
   | {
       type: 'render';
-      /** PDFs are drawn from the file; other kinds from Quire's layout of them. */
+      /** Its format's reader draws the pages. */
       kind: DocumentKind;
       path: string;
       storeRoot: string;

@@ -1,5 +1,5 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { asReaderError } from '../parseDocument';
+import { asReaderError } from '../readerErrors';
 import { openPdf } from '../pdf/openPdf';
 import { PdfiumDocument } from '../pdfium/pdfiumDocument';
 import { drawPageWithPdfjs } from './pdfjsRaster';

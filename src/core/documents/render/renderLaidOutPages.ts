@@ -1,31 +1,22 @@
-import type { DocumentKind } from '../../../shared/domain/library';
 import { QuireError } from '../../../shared/errors';
-import { asReaderError } from '../parseDocument';
+import type { DrawOptions } from '../readers/formatReader';
+import { asReaderError } from '../readerErrors';
 import type { PageImageRef } from '../types';
-import { drawLaidOutPage } from './laidOutRaster';
-import { laidOutPages } from './laidOutPages';
+import { drawLaidOutPage, type DrawablePage } from './laidOutRaster';
 import type { PageImageStore } from './pageImageStore';
 import { DEFAULT_LONG_EDGE } from './raster';
-
-export interface LaidOutRenderOptions {
-  kind: DocumentKind;
-  contentHash: string;
-  /** 1-based pages; every page when absent. */
-  pages?: number[];
-  longEdge?: number;
-  signal?: AbortSignal;
-}
 
 /** Draws pages Quire laid out (Word, slides, sheets, web pages...) into the store, skipping stored ones. */
 export async function renderLaidOutPages(
   path: string,
-  options: LaidOutRenderOptions,
+  layOut: (path: string, signal?: AbortSignal) => Promise<DrawablePage[]>,
+  options: DrawOptions,
   store: PageImageStore,
 ): Promise<PageImageRef[]> {
   const longEdge = options.longEdge ?? DEFAULT_LONG_EDGE;
   let pages;
   try {
-    pages = await laidOutPages(path, options.kind, options.signal);
+    pages = await layOut(path, options.signal);
   } catch (error) {
     throw asReaderError(error, path);
   }

@@ -1,6 +1,4 @@
 import { QuireError } from '../../../shared/errors';
-import { asReaderError } from '../parseDocument';
-import { openPdf } from '../pdf/openPdf';
 import type { PageImageRef } from '../types';
 import type { PageImageStore } from './pageImageStore';
 import { PdfPageDrawer } from './pdfPageDrawer';
@@ -13,19 +11,6 @@ export interface RenderOptions {
   password?: string;
   longEdge?: number;
   signal?: AbortSignal;
-}
-
-/** The page count of a PDF, with the same error mapping as rendering. */
-export async function countPdfPages(path: string, password?: string): Promise<number> {
-  let document;
-  try {
-    document = await openPdf(path, password === undefined ? {} : { password });
-  } catch (error) {
-    throw asReaderError(error, path);
-  }
-  const pages = document.numPages;
-  await document.destroy().catch(() => undefined);
-  return pages;
 }
 
 /** Renders pages into the store, skipping those already there (same content, same size). */

@@ -3,6 +3,7 @@ import { QuireError } from '../../../shared/errors';
 import { chunkPages, DEFAULT_CHUNKING, type ChunkingOptions } from '../layout/chunker';
 import type { BlockKind, LayoutBlock, PageLayout } from '../layout/model';
 import { placePageText } from '../layout/pageText';
+import type { DrawablePage } from '../render/laidOutRaster';
 import type { ParsedDocument } from '../types';
 import { nominalHeight, nominalLine, NOMINAL_WIDTH } from './nominalPage';
 
@@ -50,10 +51,21 @@ export function parseMarkdown(source: string, options: ParseTextOptions = {}): P
   return buildDocument('markdown', title, layouts, options);
 }
 
-/** The pages of a text or Markdown file as laid out (what their page images are drawn from). */
-export async function textFileLayouts(path: string, kind: 'markdown' | 'text'): Promise<PageLayout[]> {
+/** The pages of a text or Markdown file as laid out, as drawable lines on a monospace grid. */
+export async function textFilePages(path: string, kind: 'markdown' | 'text'): Promise<DrawablePage[]> {
   const source = await readFile(path, 'utf8');
-  return kind === 'markdown' ? markdownLayouts(source).layouts : plainTextLayouts(source);
+  const layouts = kind === 'markdown' ? markdownLayouts(source).layouts : plainTextLayouts(source);
+  return layouts.map((layout) => ({
+    width: layout.width,
+    height: layout.height,
+    lines: layout.blocks.flatMap((block) =>
+      block.lines.map((line) => ({
+        style: block.kind === 'heading' ? ('h4' as const) : ('body' as const),
+        text: line.text,
+        box: line.box,
+      })),
+    ),
+  }));
 }
 
 function plainTextLayouts(source: string, options: ParseTextOptions = {}): PageLayout[] {

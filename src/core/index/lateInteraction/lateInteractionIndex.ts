@@ -114,6 +114,11 @@ export class LateInteractionIndex {
     return best.sorted().map(({ id, score }) => ({ key: this.store.keyOf(id), score }));
   }
 
+  /** Every stored page's key and vector count. */
+  *entries(): Iterable<[string, number]> {
+    for (const slot of this.liveSlots()) yield [this.store.keyOf(slot), this.store.rowCount(slot)];
+  }
+
   /** Facts for benchmarks and diagnostics. */
   stats(): {
     pages: number;

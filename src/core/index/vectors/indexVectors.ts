@@ -53,6 +53,13 @@ export interface VectorSets {
    * Stops between batches when `signal` aborts; vectors written so far are kept.
    */
   embedPending(options?: EmbedPendingOptions): Promise<EmbedPendingResult>;
+  /**
+   * Lets searches use already loaded embedders whose vectors are the active ones, without changing
+   * anything stored (a one-shot search has no business starting a switch). Returns the kinds attached.
+   */
+  attach(embedders: Partial<Embedders>): VectorKind[];
+  /** Page vectors of the active page embedder per content hash: how many pages have them, and how many vectors. */
+  pageVectorCounts(): Map<string, { pages: number; vectors: number }>;
 }
 
 /** What search reads: the embedders whose vectors are complete, and where those vectors are. */
@@ -114,6 +121,18 @@ export class IndexVectors implements VectorSets, ActiveVectors, VectorCleanup {
     });
   }
 
+  attach(embedders: Partial<Embedders>): VectorKind[] {
+    const attached: VectorKind[] = [];
+    for (const kind of ['text', 'page'] as const) {
+      const embedder = embedders[kind];
+      const ref = this.tables.meta[kind].active;
+      if (!embedder || !ref || ref.id !== embedder.id || ref.dimensions !== embedder.dimensions) continue;
+      this.loaded[kind].active = embedder;
+      attached.push(kind);
+    }
+    return attached;
+  }
+
   status(): Record<VectorKind, EmbedderStatus> {
     const meta = this.tables.meta;
     const status = (kind: VectorKind): EmbedderStatus => ({
@@ -164,6 +183,18 @@ export class IndexVectors implements VectorSets, ActiveVectors, VectorCleanup {
 
   pageKernel(): PageKernel | null {
     return this.kernel.kernel;
+  }
+
+  pageVectorCounts(): Map<string, { pages: number; vectors: number }> {
+    const counts = new Map<string, { pages: number; vectors: number }>();
+    for (const [key, vectors] of this.kernel.kernel?.entries() ?? []) {
+      const hash = key.slice(0, key.lastIndexOf(':'));
+      const entry = counts.get(hash) ?? { pages: 0, vectors: 0 };
+      entry.pages++;
+      entry.vectors += vectors;
+      counts.set(hash, entry);
+    }
+    return counts;
   }
 
   // ---- keeping vectors in step with content (inside the write queue) ----
@@ -239,6 +270,13 @@ export class IndexVectors implements VectorSets, ActiveVectors, VectorCleanup {
       };
       if (!(await this.tables.db.tableNames()).includes(pending.table)) {
         await this.tables.db.createEmptyTable(pending.table, this.writers[kind].schema(pending.dimensions));
+      }
+      if (kind === 'page' && slot.active === null) {
+        // Nothing to keep searching meanwhile: the first page embedder is searchable as it fills.
+        loaded.active = embedder;
+        await this.tables.saveMeta({ ...this.tables.meta, page: { active: pending, pending: null } });
+        await this.kernel.reload(this.tables, pending);
+        return;
       }
       loaded.pending = embedder;
     }

@@ -8,6 +8,8 @@ export interface PageKernel {
   upsert(key: string, vectors: Float32Array, count: number): void;
   delete(key: string): void;
   search(query: Float32Array, queryCount: number, k: number): Array<{ key: string; score: number }>;
+  /** Every stored page's key and vector count. */
+  entries(): Iterable<[string, number]>;
 }
 
 export type PageKernelFactory = (options: { dimensions: number }) => PageKernel;

@@ -1,18 +1,17 @@
 /*
- * The parent side of the model host: starts the child on first use, matches replies to requests by id,
- * turns aborts and time-outs into `cancel` messages, and turns a dying child into one clear error for
- * every pending call. The next call starts a fresh child.
+ * The parent side of the llama model host: the common host client (../host/hostClient.ts) with the
+ * llama requests, chat and embed.
  */
-import { QuireError } from '../../../shared/errors';
-import { forkChild, type ChildHandle } from '../../common/entryPoints';
+import { HostClient, type HostCallOptions } from '../host/hostClient';
 import type {
   HostChatRequest,
   HostChatResult,
   HostModelInfo,
-  HostReply,
   HostRequest,
   LlamaLoadOptions,
 } from './protocol';
+
+export type { HostCallOptions } from '../host/hostClient';
 
 export interface ModelHostClientOptions {
   load: LlamaLoadOptions;
@@ -22,53 +21,25 @@ export interface ModelHostClientOptions {
   stopGraceMs?: number;
 }
 
-export interface HostCallOptions {
-  signal?: AbortSignal;
-  /** Rejects with a `timeout` error after this long and stops the work in the child. */
-  timeoutMs?: number;
-  onToken?: (text: string) => void;
-}
+type LlamaRequest = Exclude<HostRequest, { type: 'cancel' }>;
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-interface Pending {
-  what: string;
-  resolve: (value: unknown) => void;
-  reject: (error: Error) => void;
-  onToken?: (text: string) => void;
-}
-
-const STDERR_TAIL_CHARS = 4000;
-
-export class ModelHostClient {
-  private child: ChildHandle | null = null;
-  private loading: Promise<HostModelInfo> | null = null;
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
-  /** Ids the parent gave up on (aborted, timed out): their late replies are dropped. */
-  private readonly abandoned = new Map<number, NodeJS.Timeout>();
-  private stderrTail = '';
-  private disposed = false;
-
-  constructor(private readonly options: ModelHostClientOptions) {}
+export class ModelHostClient extends HostClient<LlamaRequest, HostModelInfo> {
+  constructor(private readonly options: ModelHostClientOptions) {
+    super({
+      entry: { callerUrl: import.meta.url, path: './modelHost.child.ts' },
+      subject: options.load.modelPath,
+      load: { type: 'load', options: options.load },
+      ...(options.loadTimeoutMs === undefined ? {} : { loadTimeoutMs: options.loadTimeoutMs }),
+      ...(options.stopGraceMs === undefined ? {} : { stopGraceMs: options.stopGraceMs }),
+      signalHint: (signal) =>
+        signal === 'SIGABRT'
+          ? 'llama.cpp aborted, which usually means the model file is malformed or unsupported.'
+          : null,
+    });
+  }
 
   get modelPath(): string {
     return this.options.load.modelPath;
-  }
-
-  /** Starts the child and loads the model unless that is already done or under way. */
-  ensureLoaded(): Promise<HostModelInfo> {
-    if (this.disposed)
-      return Promise.reject(new QuireError('model_unavailable', 'The model host was disposed.'));
-    this.loading ??= this.startAndLoad().catch((error: unknown) => {
-      this.loading = null;
-      throw error;
-    });
-    return this.loading;
-  }
-
-  get isLoaded(): boolean {
-    return this.child !== null && this.loading !== null;
   }
 
   async chat(request: HostChatRequest, options: HostCallOptions = {}): Promise<HostChatResult> {
@@ -82,244 +53,4 @@ export class ModelHostClient {
   async rank(query: string, documents: string[], options: HostCallOptions = {}): Promise<number[]> {
     return (await this.work({ type: 'rank', query, documents }, options)) as number[];
   }
-
-  private async work(
-    request: DistributiveOmit<HostRequest, 'id'>,
-    options: HostCallOptions,
-  ): Promise<unknown> {
-    if (options.signal?.aborted) throw cancelledError();
-    await this.ensureLoaded();
-    return this.send(request, options);
-  }
-
-  /** Frees the model but keeps nothing else: the next call loads it again. */
-  async unload(): Promise<void> {
-    if (!this.child) return;
-    await this.stopChild();
-  }
-
-  async dispose(): Promise<void> {
-    this.disposed = true;
-    await this.stopChild();
-  }
-
-  private async startAndLoad(): Promise<HostModelInfo> {
-    const child = await this.startChild();
-    const timeoutMs = this.options.loadTimeoutMs ?? 120_000;
-    try {
-      return (await this.send(
-        { type: 'load', options: this.options.load },
-        { timeoutMs },
-        child,
-      )) as HostModelInfo;
-    } catch (error) {
-      // A child that could not load its model holds nothing worth keeping, and a live IPC channel would
-      // keep a one-shot command from exiting: end it before reporting the failure.
-      await this.endChild(child);
-      throw error;
-    }
-  }
-
-  private async startChild(): Promise<ChildHandle> {
-    if (this.child) await this.endChild(this.child);
-    this.stderrTail = '';
-    const child = forkChild(import.meta.url, './modelHost.child.ts', [], {
-      serialization: 'advanced',
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    });
-    this.child = child;
-    const keepTail = (chunk: Buffer) => {
-      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
-    };
-    child.stderr?.on('data', keepTail);
-    child.stdout?.on('data', keepTail);
-    child.on('message', (message) => this.onReply(message as HostReply));
-    child.on('exit', (code, signal) => this.onExit(child, code, signal));
-    child.on('error', (error) => this.failAll(child, `could not be started: ${error.message}`));
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        cleanup();
-        child.kill('SIGKILL');
-        reject(new QuireError('timeout', `The model host for ${this.modelPath} did not start in time.`));
-      }, this.options.loadTimeoutMs ?? 120_000);
-      const onMessage = (message: unknown) => {
-        if ((message as HostReply).type !== 'ready') return;
-        cleanup();
-        resolve(child);
-      };
-      const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
-        cleanup();
-        reject(this.crashError('starting', code, signal));
-      };
-      const cleanup = () => {
-        clearTimeout(timer);
-        child.off('message', onMessage);
-        child.off('exit', onExit);
-      };
-      child.on('message', onMessage);
-      child.on('exit', onExit);
-    });
-  }
-
-  private send(
-    request: DistributiveOmit<HostRequest, 'id'>,
-    options: HostCallOptions,
-    child: ChildHandle | null = this.child,
-  ): Promise<unknown> {
-    if (!child?.connected)
-      return Promise.reject(
-        new QuireError('model_failed', `The model host for ${this.modelPath} is not running.`),
-      );
-    const id = this.nextId++;
-    const what = request.type === 'load' ? 'loading the model' : `a ${request.type} call`;
-    return new Promise((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined;
-      const settle = () => {
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
-        this.pending.delete(id);
-      };
-      const giveUp = (error: QuireError) => {
-        settle();
-        this.abandon(child, id);
-        reject(error);
-      };
-      const onAbort = () => giveUp(cancelledError());
-      this.pending.set(id, {
-        what,
-        resolve: (value) => (settle(), resolve(value)),
-        reject: (error) => (settle(), reject(error)),
-        ...(options.onToken ? { onToken: options.onToken } : {}),
-      });
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      if (options.timeoutMs !== undefined) {
-        const seconds = (options.timeoutMs / 1000).toFixed(1);
-        timer = setTimeout(
-          () =>
-            giveUp(
-              new QuireError(
-                'timeout',
-                `${capitalize(what)} on ${this.modelPath} took longer than ${seconds} s.`,
-              ),
-            ),
-          options.timeoutMs,
-        );
-      }
-      child.send({ ...request, id } as HostRequest, (error) => {
-        if (error)
-          this.pending
-            .get(id)
-            ?.reject(
-              new QuireError(
-                'model_failed',
-                `The model host for ${this.modelPath} stopped listening: ${error.message}`,
-              ),
-            );
-      });
-    });
-  }
-
-  /** Asks the child to stop request `id`; a child that does not answer within the grace period is killed. */
-  private abandon(child: ChildHandle, id: number): void {
-    if (!child.connected) return;
-    child.send({ type: 'cancel', targetId: id } satisfies HostRequest, () => undefined);
-    const watchdog = setTimeout(() => {
-      this.abandoned.delete(id);
-      if (this.child === child) child.kill('SIGKILL');
-    }, this.options.stopGraceMs ?? 5000);
-    watchdog.unref();
-    this.abandoned.set(id, watchdog);
-  }
-
-  private onReply(reply: HostReply): void {
-    if (reply.type === 'ready') return;
-    const abandoned = this.abandoned.get(reply.id);
-    if (abandoned && reply.type !== 'token') {
-      clearTimeout(abandoned);
-      this.abandoned.delete(reply.id);
-      return;
-    }
-    const pending = this.pending.get(reply.id);
-    if (!pending) return;
-    if (reply.type === 'token') pending.onToken?.(reply.text);
-    else if (reply.type === 'result') pending.resolve(reply.value);
-    else pending.reject(new QuireError(reply.error.code, reply.error.message, { modelPath: this.modelPath }));
-  }
-
-  private onExit(child: ChildHandle, code: number | null, signal: NodeJS.Signals | null): void {
-    if (this.child !== child) return;
-    const working = [...this.pending.values()].map((p) => p.what);
-    this.failAll(child, '', this.crashError(working[0] ?? 'idle', code, signal));
-  }
-
-  private failAll(child: ChildHandle, reason: string, error?: QuireError): void {
-    if (this.child !== child) return;
-    this.child = null;
-    this.loading = null;
-    for (const timer of this.abandoned.values()) clearTimeout(timer);
-    this.abandoned.clear();
-    const failure = error ?? new QuireError('model_failed', `The model host for ${this.modelPath} ${reason}`);
-    for (const pending of [...this.pending.values()]) pending.reject(failure);
-    this.pending.clear();
-  }
-
-  private crashError(during: string, code: number | null, signal: NodeJS.Signals | null): QuireError {
-    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-    const cause = lastMeaningfulLine(this.stderrTail);
-    const message =
-      `The model host for ${this.modelPath} ${how} while ${during}` +
-      (cause ? `: ${cause}.` : '.') +
-      (signal === 'SIGABRT'
-        ? ' llama.cpp aborted, which usually means the model file is malformed or unsupported.'
-        : '');
-    return new QuireError('model_failed', message, {
-      modelPath: this.modelPath,
-      exitCode: code,
-      signal,
-      log: this.stderrTail,
-    });
-  }
-
-  /** Ends a child without asking it anything: closing the channel makes it exit, SIGKILL if it does not. */
-  private async endChild(child: ChildHandle): Promise<void> {
-    if (this.child === child) this.failAll(child, 'was stopped.');
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    if (child.connected) child.disconnect();
-    const kill = setTimeout(() => child.kill('SIGKILL'), this.options.stopGraceMs ?? 5000);
-    await exited;
-    clearTimeout(kill);
-  }
-
-  private async stopChild(): Promise<void> {
-    const child = this.child;
-    if (!child) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    if (child.connected) {
-      await this.send({ type: 'dispose' }, { timeoutMs: this.options.stopGraceMs ?? 5000 }, child).catch(
-        () => undefined,
-      );
-    }
-    const kill = setTimeout(() => child.kill('SIGKILL'), this.options.stopGraceMs ?? 5000);
-    await exited;
-    clearTimeout(kill);
-  }
-}
-
-function cancelledError(): QuireError {
-  return new QuireError('cancelled', 'Cancelled.');
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** The line of the child's log most likely to explain a crash, e.g. llama.cpp's GGML_ASSERT message. */
-function lastMeaningfulLine(log: string): string | null {
-  const lines = log
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean);
-  const telling = lines.filter((line) => /GGML_ASSERT|error|failed|abort/i.test(line));
-  return telling.at(-1) ?? lines.at(-1) ?? null;
 }

@@ -1,9 +1,11 @@
 /*
- * The messages the parent and the model host child exchange over the IPC channel. The channel uses
- * Node's `advanced` serialization, so Float32Array embeddings cross it without a JSON detour.
+ * The requests the parent sends the llama model host child; replies and cancellation are the common
+ * host envelope (../host/protocol.ts).
  */
-import type { ErrorCode } from '../../../shared/errors';
+import type { HostCancel } from '../host/protocol';
 import type { ChatMessage } from '../types';
+
+export type { HostErrorInfo, HostReply } from '../host/protocol';
 
 export type LlamaGpuSetting = 'auto' | false;
 
@@ -65,16 +67,4 @@ export type HostRequest =
   | { type: 'rank'; id: number; query: string; documents: string[] }
   | { type: 'unload'; id: number }
   | { type: 'dispose'; id: number }
-  /** Stops request `targetId`; answered by that request's own error, not by a reply of its own. */
-  | { type: 'cancel'; targetId: number };
-
-export interface HostErrorInfo {
-  code: ErrorCode;
-  message: string;
-}
-
-export type HostReply =
-  | { type: 'ready'; pid: number }
-  | { type: 'token'; id: number; text: string }
-  | { type: 'result'; id: number; value: unknown }
-  | { type: 'error'; id: number; error: HostErrorInfo };
+  | HostCancel;

@@ -13,6 +13,7 @@ const PROVIDER_LABELS = {
   ollama: 'Ollama',
   openai: 'OpenAI-compatible',
   llama: 'llama.cpp',
+  onnx: 'ONNX Runtime',
   builtin: 'Built-in',
 } as const;
 

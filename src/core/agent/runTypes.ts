@@ -1,0 +1,33 @@
+/* What one agent run takes and gives back; apart from runAgent so the run's parts can name them too. */
+import type { AgentEvent, Citation } from '../../shared/domain/agent';
+import type { AgentLimits } from './limits';
+import type { AgentPorts } from './ports';
+import type { Clarification } from './research/ambiguity';
+import type { ClarifyOptions } from './research/researchSteps';
+import type { HistoryTurn } from './state';
+import type { AnyTool } from './tools/types';
+
+export interface RunAgentOptions {
+  runId: string;
+  question: string;
+  history?: HistoryTurn[];
+  ports: AgentPorts;
+  limits?: Partial<AgentLimits>;
+  tools?: AnyTool[];
+  signal?: AbortSignal;
+  onEvent?: (event: AgentEvent) => void;
+  now?: () => number;
+  /** How an ambiguous question is handled; without it the agent assumes a reading and says so. */
+  clarify?: ClarifyOptions;
+}
+
+export interface RunOutcome {
+  /** `paused`: the run asks the user `clarification` and resumes with their answer. */
+  status: 'answered' | 'cancelled' | 'failed' | 'paused';
+  clarification?: Clarification | null;
+  answer: string | null;
+  citations: Citation[];
+  insufficiencies: string[];
+  error: string | null;
+  events: AgentEvent[];
+}

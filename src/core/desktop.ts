@@ -1,0 +1,9 @@
+/**
+ * Core as the Electron shell sees it: the one module src/main may import (a lint rule says so).
+ */
+export { createCore, type Core } from './createCore';
+export { guardProcess } from './common/processGuards';
+export { writeJsonAtomic } from './common/atomicFile';
+export type { SecretStore } from './ingestion/passwordVault';
+export { useChildLauncher, type ChildHandle, type ChildLauncher } from './common/entryPoints';
+export type { Updater } from './updates/updateService';

@@ -1,0 +1,39 @@
+import { availableParallelism } from 'node:os';
+import type { MemoryEntry } from '../../../shared/domain/models';
+import { OnnxPageEmbedder } from './onnxPageEmbedder';
+
+export interface LocalPageEmbeddersOptions {
+  /** Told what each loaded or unloaded page embedder costs, for the memory budget. */
+  onMemoryEntry: (entry: MemoryEntry) => void;
+  /** `'auto'` tries CoreML on macOS; `false` keeps to the CPU. */
+  accelerator?: 'auto' | false;
+  /** CPU threads per run; by default every core but one, at most 8. */
+  threads?: number;
+}
+
+/**
+ * The ONNX page embedders Quire runs itself, each in its own host process: reported to the memory
+ * budget while loaded, and disposed together.
+ */
+export class LocalPageEmbedders {
+  private readonly embedders: OnnxPageEmbedder[] = [];
+
+  constructor(private readonly options: LocalPageEmbeddersOptions) {}
+
+  async load(path: string): Promise<OnnxPageEmbedder> {
+    const embedder = await OnnxPageEmbedder.create({
+      modelPath: path,
+      accelerator: this.options.accelerator ?? 'auto',
+      // Leave a core to the app: page embedding runs while the user searches and reads.
+      threads: this.options.threads ?? Math.max(1, Math.min(8, availableParallelism() - 1)),
+    });
+    this.embedders.push(embedder);
+    this.options.onMemoryEntry(embedder.memoryEntry());
+    embedder.onLoadedChange(() => this.options.onMemoryEntry(embedder.memoryEntry()));
+    return embedder;
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.allSettled(this.embedders.splice(0).map((embedder) => embedder.dispose()));
+  }
+}
