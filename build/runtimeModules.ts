@@ -20,6 +20,8 @@ export interface RuntimeModule {
    * host's); the lockfile must hold one for every target.
    */
   platformPackages?: true;
+  /** The targets it has builds for, when not all (an OS service other platforms lack); all if absent. */
+  onlyOn?: NodeJS.Platform[];
   /**
    * For a package that carries every platform's binaries itself: the folder of one platform's, with
    * `${platform}` and `${arch}` (electron-builder's macros, Node's names). Other platforms' folders are
@@ -40,12 +42,27 @@ export const runtimeModules: RuntimeModule[] = [
   },
   { package: 'node-llama-cpp', platformPackages: true, why: 'in-process models; reads llama/*.json by path' },
   { package: '@reflink/reflink', platformPackages: true, why: 'copy-on-write in node-llama-cpp downloads' },
+  {
+    package: '@napi-rs/system-ocr',
+    platformPackages: true,
+    onlyOn: ['darwin', 'win32'],
+    why: "OCR with the OS's engine (macOS Vision, Windows.Media.Ocr): an addon; Linux has none",
+  },
   { package: '@embedpdf/pdfium', readByPath: ['dist/pdfium.wasm'], why: 'PDFium wasm, read with fs' },
   {
     package: 'onnxruntime-node',
     platformDir: 'bin/napi-v6/${platform}/${arch}',
     why: 'the page embedder: the ONNX Runtime addon and library, every platform inside one package',
   },
+  {
+    package: 'tesseract.js-core',
+    readByPath: ['*.wasm'],
+    why: 'OCR: Tesseract compiled to wasm, read with fs by its loader',
+  },
+  ...['eng', 'osd', 'fra', 'deu', 'spa'].map((language) => ({
+    package: `@tesseract.js-data/${language}`,
+    why: 'OCR language data: Tesseract workers are given its folder as their langPath',
+  })),
   {
     package: 'pdfjs-dist',
     readByPath: ['standard_fonts/**', 'cmaps/**', 'wasm/**'],

@@ -13,6 +13,7 @@ const benches: Record<string, () => Promise<{ run: BenchFn }>> = {
   models: () => import('./bench/models'),
   agent: () => import('./bench/agent'),
   formats: () => import('./bench/formats'),
+  ocr: () => import('./bench/ocr'),
 };
 
 const [name, ...args] = process.argv.slice(2);

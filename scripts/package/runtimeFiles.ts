@@ -156,7 +156,7 @@ export function platformBuildProblems(
   for (const row of modules) {
     if (row.platformPackages) {
       const builds = [...platformPackagesOf(row.package, lock)];
-      for (const target of targets) {
+      for (const target of targets.filter((t) => !row.onlyOn || row.onlyOn.includes(t.platform))) {
         const serving = builds.filter(([, entry]) => servesTarget(entry, target));
         if (serving.length === 0) {
           problems.push(`package-lock.json has no ${targetName(target)} build of ${row.package}`);

@@ -21,7 +21,7 @@ Commands:
   library add <folder>               add a folder to the library
   library remove <folder>            remove a folder from the library
   library list [--json]              the library's documents with pages, sizes and errors
-  index <folder> [--no-images] [--page-embedder PATH.onnx]
+  index <folder> [--no-images] [--no-ocr] [--page-embedder PATH.onnx]
                                      add a folder and index it to completion
   search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages] [--rewrite] [--rerank]
          [--page-embedder PATH.onnx]
@@ -52,6 +52,7 @@ async function main(argv: string[]): Promise<void> {
       k: { type: 'string', default: '10' },
       mode: { type: 'string' },
       'no-images': { type: 'boolean', default: false },
+      'no-ocr': { type: 'boolean', default: false },
       model: { type: 'string' },
       'page-embedder': { type: 'string' },
       reranker: { type: 'string' },
@@ -93,7 +94,13 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'index':
-      await indexCommand(rest[0], { dataDir, json, images: !values['no-images'], pageEmbedderPath });
+      await indexCommand(rest[0], {
+        dataDir,
+        json,
+        images: !values['no-images'],
+        ocr: !values['no-ocr'],
+        pageEmbedderPath,
+      });
       return;
     case 'search': {
       const k = Number(values.k);

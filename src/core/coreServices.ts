@@ -4,6 +4,7 @@ import type { WebService } from './web/webService';
 import type { PageImageStore } from './documents/render/pageImageStore';
 import type { Index } from './index/openIndex';
 import type { Ingestion } from './ingestion/ingestion';
+import type { OcrSettingsStore } from './ingestion/ocrSettingsStore';
 import type { LibraryService } from './library/libraryService';
 import type { MemoryBudgetService } from './memory/memoryBudgetService';
 import type { ModelService } from './models/modelService';
@@ -30,4 +31,6 @@ export interface CoreServices {
   /** Web search (off by default) and approved PDF downloads. */
   readonly web: WebService;
   readonly updates: UpdateService;
+  /** Whether scanned pages are read with OCR, with which engine and languages. */
+  readonly ocrSettings: OcrSettingsStore;
 }

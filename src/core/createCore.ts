@@ -14,10 +14,14 @@ import { createDispatcher, type Dispatch } from './api/dispatcher';
 import type { CoreServices } from './coreServices';
 import { Emitter } from './common/emitter';
 import { createDocumentPool, type DocumentPool } from './documents/pool/documentPool';
+import { OcrStore } from './documents/ocr/ocrStore';
 import { PageImageStore } from './documents/render/pageImageStore';
+import { DEFAULT_LONG_EDGE } from './documents/render/raster';
 import { Index } from './index/openIndex';
 import { BackgroundEmbedding } from './ingestion/backgroundEmbedding';
 import { Ingestion } from './ingestion/ingestion';
+import { OcrSettingsStore } from './ingestion/ocrSettingsStore';
+import { PageTranscriber } from './ingestion/pageTranscriber';
 import { PasswordVault, type SecretStore } from './ingestion/passwordVault';
 import { LibraryService } from './library/libraryService';
 import { MemoryBudgetService } from './memory/memoryBudgetService';
@@ -40,6 +44,8 @@ export interface CoreConfig {
   ingest?: boolean;
   /** Render page images while indexing. */
   renderImages?: boolean;
+  /** Read scanned pages with OCR (the saved setting decides when absent; false is `--no-ocr`). */
+  ocr?: boolean;
   /** Long edge of stored page images in pixels. */
   imageLongEdge?: number;
   /** Worker threads that read and render documents; the machine's parallelism by default. */
@@ -93,6 +99,10 @@ export function createCore(config: CoreConfig): Core {
     documentFoldersInDataDir: [webDownloadsFolder(config.dataDir)],
   });
   const pageImages = new PageImageStore(join(config.dataDir, 'pages'));
+  const ocrResults = new OcrStore(join(config.dataDir, 'ocr'));
+  const ocrSettings = new OcrSettingsStore(config.dataDir, config.ocr === false, () =>
+    ingestion?.ocrSettingsChanged(),
+  );
   library.events.on('changed', (snapshot) => events.emit('library.onChanged', snapshot));
 
   const memory = new MemoryBudgetService();
@@ -203,6 +213,7 @@ export function createCore(config: CoreConfig): Core {
     web,
     modelSettings,
     updates,
+    ocrSettings,
     dispatch: (name, input) => dispatch(name, input),
     async start() {
       index = await Index.open({
@@ -211,22 +222,39 @@ export function createCore(config: CoreConfig): Core {
           new Uint8Array(await readFile(pageImages.absolutePath(relativePath))),
         // Page images are content too: they go when their content goes (at open, after a crash, too).
         onContentRemoved: async (hashes) => {
-          for (const hash of hashes) await pageImages.remove(hash).catch(() => undefined);
+          for (const hash of hashes) {
+            await pageImages.remove(hash).catch(() => undefined);
+            await ocrResults.remove(hash).catch(() => undefined);
+          }
         },
       });
       await library.start();
+      await ocrSettings.load();
       pool = createDocumentPool({
         ...(config.workers ? { size: config.workers } : {}),
         ...(config.documentTimeoutMs ? { jobTimeoutMs: config.documentTimeoutMs } : {}),
       });
+      const passwords = new PasswordVault(config.secrets ?? null);
       ingestion = new Ingestion({
         library,
         index,
         pool,
         images: pageImages,
-        passwords: new PasswordVault(config.secrets ?? null),
+        passwords,
         renderImages: config.renderImages ?? true,
         ...(config.imageLongEdge ? { imageLongEdge: config.imageLongEdge } : {}),
+        ocr: {
+          store: ocrResults,
+          settings: ocrSettings,
+          transcriber: new PageTranscriber({
+            models,
+            store: ocrResults,
+            pool,
+            images: pageImages,
+            longEdge: config.imageLongEdge ?? DEFAULT_LONG_EDGE,
+            password: (id) => passwords.get(id),
+          }),
+        },
       });
       ingestion.events.on('progress', (progress) => events.emit('library.onProgress', progress));
       agent = new AgentService({

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connect } from '@lancedb/lancedb';
@@ -12,12 +13,21 @@ afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
 });
 
-/** Runs `quire index` and kills it with SIGKILL after `killAfterMs`, or lets it finish. */
-function runIndex(folder: string, dataDir: string, killAfterMs: number | null) {
+/**
+ * Runs `quire index` and kills it with SIGKILL after `killAfterMs` (or once `killWhen()` holds, checked
+ * every 100 ms), or lets it finish.
+ */
+function runIndex(
+  folder: string,
+  dataDir: string,
+  killAfterMs: number | null,
+  extraArgs: string[] = ['--no-ocr'],
+  killWhen?: () => boolean,
+) {
   return new Promise<{ killed: boolean; output: string }>((resolve) => {
     const child = spawn(
       process.execPath,
-      [cli, 'index', folder, '--data-dir', dataDir, '--json', '--no-images'],
+      [cli, 'index', folder, '--data-dir', dataDir, '--json', '--no-images', ...extraArgs],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, LANCEDB_LOG: 'error' },
@@ -27,8 +37,10 @@ function runIndex(folder: string, dataDir: string, killAfterMs: number | null) {
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const timer = killAfterMs === null ? null : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    const watcher = killWhen ? setInterval(() => killWhen() && child.kill('SIGKILL'), 100) : null;
     child.on('exit', (_code, signal) => {
       if (timer) clearTimeout(timer);
+      if (watcher) clearInterval(watcher);
       resolve({ killed: signal === 'SIGKILL', output });
     });
   });
@@ -89,6 +101,41 @@ describe('crash safety', () => {
     expect(kills).toBeGreaterThan(0);
   }, 400_000);
 });
+
+describe('crash safety of OCR', () => {
+  it('a run killed while reading scanned pages resumes with only the pages it had not finished', async () => {
+    const folder = await tempDir();
+    const data = await tempDir();
+    cleanups.push(folder.cleanup, data.cleanup);
+    await copyFile(join(corpusDir, 'docling', 'ocr__nemotron_multipage.pdf'), join(folder.path, 'scan.pdf'));
+    const pagesSaved = () => savedOcrPages(data.path);
+    // Killed as soon as the first page is saved, while the others are still being read.
+    const first = await runIndex(folder.path, data.path, 300_000, [], () => pagesSaved().length >= 1);
+    expect(first.killed).toBe(true);
+    const before = new Map(pagesSaved().map((file) => [file, statSync(file).mtimeMs]));
+    expect(before.size).toBeGreaterThanOrEqual(1);
+    expect(before.size).toBeLessThan(4);
+    const resumed = await runIndex(folder.path, data.path, null, []);
+    expect(resumed.killed).toBe(false);
+    const summary = JSON.parse(resumed.output.slice(resumed.output.indexOf('{'))) as Record<string, unknown>;
+    expect(summary).toMatchObject({ states: { indexed: 1 }, ocrPages: 4, ocrWaitingPages: 0 });
+    // The pages saved before the kill were not read again.
+    for (const [file, mtime] of before) expect(statSync(file).mtimeMs, file).toBe(mtime);
+    expect(pagesSaved()).toHaveLength(4);
+    const { documents } = await chunkIds(data.path);
+    expect(documents).toHaveLength(1);
+    console.log(`OCR crash test: ${before.size} of 4 pages kept across the kill`);
+  }, 400_000);
+});
+
+/** OCR result files saved under the data dir (one per page). */
+function savedOcrPages(dataDir: string): string[] {
+  const root = join(dataDir, 'ocr');
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((name) => /p\d+\.json$/.test(name))
+    .map((name) => join(root, name));
+}
 
 /** Uniform numbers in [0, 1) from a seed. */
 function seeded(seed: number): () => number {

@@ -55,6 +55,17 @@ describe('native builds in the lockfile', () => {
       'package-lock.json has no darwin-arm64 build of @lancedb/lancedb',
     ]);
   });
+
+  it('asks a module that serves only some platforms for those builds only', () => {
+    const systemOcr = runtimeModules.filter((row) => row.package === '@napi-rs/system-ocr');
+    expect(systemOcr).toHaveLength(1);
+    expect(platformBuildProblems(root, systemOcr, lock)).toEqual([]);
+    const withoutDarwin = { ...lock };
+    delete withoutDarwin['node_modules/@napi-rs/system-ocr-darwin-arm64'];
+    expect(platformBuildProblems(root, systemOcr, withoutDarwin)).toEqual([
+      'package-lock.json has no darwin-arm64 build of @napi-rs/system-ocr',
+    ]);
+  });
 });
 
 describe('files read by path', () => {

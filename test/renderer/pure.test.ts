@@ -250,6 +250,7 @@ describe('highlights, memory, downloads, library', () => {
       pagesPerSecond: 2.5,
       etaSeconds: 12,
       pagesToDraw: 0,
+      pagesToRecognize: 0,
       paused: false,
       currentPath: null,
     });
@@ -271,6 +272,7 @@ describe('highlights, memory, downloads, library', () => {
         pagesPerSecond: 0,
         etaSeconds: null,
         pagesToDraw: 30,
+        pagesToRecognize: 0,
         paused: false,
         currentPath: null,
       }),

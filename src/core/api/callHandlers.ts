@@ -26,6 +26,8 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
     'webSearch.configure': (change) =>
       core.web.settings.update(Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined))),
     'library.addFromWeb': ({ url }) => core.web.addPdf(url),
+    'ocr.settings': async () => core.ocrSettings.view(),
+    'ocr.configure': (change) => core.ocrSettings.update(change),
     'pages.get': ({ documentId, page, size }) => readPageImage(core, documentId, page, size),
     'pages.text': ({ documentId, page }) => readPageText(core, documentId, page),
     'models.status': async () => core.models.status(),

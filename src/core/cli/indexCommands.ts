@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { IndexProgress } from '../../shared/domain/library';
+import type { DocumentInfo, IndexProgress } from '../../shared/domain/library';
 import { SearchMode, type SearchResult } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
 import { createCore, type Core } from '../createCore';
@@ -13,6 +13,7 @@ function progressLine(progress: IndexProgress): string {
   return (
     `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${progress.filesDone}/${progress.filesTotal} files, ` +
     `${progress.pagesDone}/${progress.pagesTotal} pages, ${progress.pagesPerSecond.toFixed(1)} pages/s${eta}` +
+    (progress.pagesToRecognize > 0 ? `, ${progress.pagesToRecognize} pages to recognise` : '') +
     (progress.pagesToDraw > 0 ? `, ${progress.pagesToDraw} pages to draw` : '')
   );
 }
@@ -61,7 +62,7 @@ async function waitForPageVectors(core: Core, live: boolean): Promise<PageVector
 /** `quire index <folder>`: adds the folder if needed and indexes the library to completion. */
 export async function indexCommand(
   folder: string | undefined,
-  options: { dataDir: string; json: boolean; images: boolean; pageEmbedderPath: string | null },
+  options: { dataDir: string; json: boolean; images: boolean; ocr: boolean; pageEmbedderPath: string | null },
 ): Promise<void> {
   if (!folder) throw new QuireError('invalid_input', 'Usage: quire index <folder>');
   const started = Date.now();
@@ -74,6 +75,7 @@ export async function indexCommand(
     findModels: false,
     pageEmbedderPath: options.pageEmbedderPath,
     embedInBackground: withPageVectors,
+    ...(options.ocr ? {} : { ocr: false }),
   });
   await core.start();
   try {
@@ -97,10 +99,18 @@ export async function indexCommand(
     const stats = await core.index.maintenance.stats();
     const states: Record<string, number> = {};
     for (const doc of documents) states[doc.state] = (states[doc.state] ?? 0) + 1;
+    const indexed = documents.filter((d) => d.state === 'indexed');
+    const ocrTotal = (count: (ocr: NonNullable<DocumentInfo['ocr']>) => number) =>
+      indexed.reduce((sum, d) => sum + (d.ocr ? count(d.ocr) : 0), 0);
     const summary = {
       files: documents.length,
-      pages: documents.filter((d) => d.state === 'indexed').reduce((sum, d) => sum + (d.pages ?? 0), 0),
+      pages: indexed.reduce((sum, d) => sum + (d.pages ?? 0), 0),
       chunks: stats.chunks,
+      // Scanned pages: read by OCR, unreadable, and still waiting (OCR off, or stopped midway).
+      ocrPages: ocrTotal((ocr) => ocr.pagesRead),
+      ocrUnreadablePages: ocrTotal((ocr) => ocr.pagesUnreadable),
+      ocrWaitingPages: ocrTotal((ocr) => ocr.pagesWaiting),
+      ocr: core.ocrSettings.current.enabled ? core.ocrSettings.current : 'off',
       seconds: (Date.now() - started) / 1000,
       states,
       failures: documents
@@ -126,6 +136,14 @@ export async function indexCommand(
     console.log(
       `Indexed ${states.indexed ?? 0} of ${summary.files} files: ${summary.pages} pages, ${summary.chunks} chunks in ${summary.seconds.toFixed(1)} s.`,
     );
+    if (summary.ocrPages + summary.ocrUnreadablePages + summary.ocrWaitingPages > 0) {
+      console.log(
+        `  OCR: ${summary.ocrPages} scanned pages read, ${summary.ocrUnreadablePages} unreadable` +
+          (summary.ocrWaitingPages > 0
+            ? `, ${summary.ocrWaitingPages} not read (OCR is off or was stopped)`
+            : ''),
+      );
+    }
     for (const failure of summary.failures)
       console.log(`  ${failure.state}: ${failure.path}: ${failure.reason ?? ''}`);
     for (const warning of summary.warnings) console.log(`  warning: ${warning.path}: ${warning.reason}`);

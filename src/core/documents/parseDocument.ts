@@ -1,14 +1,10 @@
 import type { DocumentKind } from '../../shared/domain/library';
-import type { ChunkingOptions } from './layout/chunker';
 import { asReaderError } from './readerErrors';
-import { readerFor } from './readers/formatReaders';
+import { readerFor, type ReadOptions } from './readers/formatReaders';
 import type { ParsedDocument } from './types';
 
-export interface ParseOptions {
+export interface ParseOptions extends ReadOptions {
   kind: DocumentKind;
-  password?: string;
-  signal?: AbortSignal;
-  chunking?: ChunkingOptions;
 }
 
 /** Reads one document of any supported kind into pages and chunks, in this thread, with its format's reader. */

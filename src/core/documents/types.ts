@@ -2,21 +2,21 @@
  * What the document readers produce and the index stores. Readers never touch the index; the ingestion
  * queue carries these from one to the other.
  */
-import type { BoundingBox } from '../../shared/domain/search';
+import type { BoundingBox, PageTextSource as SharedPageTextSource } from '../../shared/domain/search';
 import type { DocumentKind } from '../../shared/domain/library';
 
 /**
- * Where a page's text came from, so search results, the page viewer and re-reading can tell a
- * text layer from OCR. Readers fill it; the index stores it with the page.
+ * Where a page's text came from (its layer, OCR, or nothing) and, on a page that needed OCR, why
+ * and what OCR made of it. Readers fill it; the index stores it with the page.
  */
-export interface PageTextSource {
-  /** `layer`: the file's own text; `ocr`: recognised from the page image; `none`: no text was found. */
-  method: 'layer' | 'ocr' | 'none';
-  /** The engine that produced the text, e.g. `pdfjs`, `tesseract`; absent when it does not matter. */
-  engine?: string;
-  /** The engine's mean confidence, 0..1, for recognised text. */
-  confidence?: number;
-}
+export type PageTextSource = SharedPageTextSource;
+export type PageOcr = NonNullable<PageTextSource['ocr']>;
+/**
+ * Why a page's own text layer was not enough: it has none (`missing`), its text is drawn invisibly
+ * (an OCR layer from another tool, `invisible`), it is unreadable (`garbled`), or the page is mostly
+ * image and the layer covers only a small part of it (`partial`).
+ */
+export type OcrReason = PageOcr['reason'];
 
 export interface ParsedPage {
   /** 1-based. */
@@ -26,8 +26,10 @@ export interface ParsedPage {
   height: number;
   /** The page's text in reading order. */
   text: string;
-  /** True when the page has no usable text layer (a scan): it still gets an image and a page embedding. */
+  /** True when the page's text layer is missing or not enough (see OcrReason): OCR reads it. */
   needsOcr: boolean;
+  /** Why the page needs OCR; absent when it does not. */
+  ocrReason?: OcrReason;
   /** Where `text` came from; absent when the reader does not say. */
   textSource?: PageTextSource;
 }

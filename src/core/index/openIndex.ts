@@ -5,6 +5,7 @@ import {
   type ContentStore,
   type PageImageSlots,
 } from './content/indexContent';
+import { IndexRecognizedText, type RecognizedText } from './content/recognizedText';
 import { IndexDocuments, type DocumentCatalog } from './documents/documentCatalog';
 import { IndexMaintenance, type Maintenance } from './maintenance/indexMaintenance';
 import { IndexSearch, type Searcher } from './search/indexSearch';
@@ -40,6 +41,8 @@ export class Index {
     private readonly tables: IndexTables,
     readonly documents: DocumentCatalog,
     readonly content: ContentStore & PageImageSlots,
+    /** Scanned pages: which await OCR, and the text once they are read. */
+    readonly recognized: RecognizedText,
     readonly vectors: VectorSets,
     readonly search: Searcher,
     readonly maintenance: Maintenance,
@@ -52,10 +55,13 @@ export class Index {
       const fullText = new FullTextIndexes(tables);
       // Content owns which hashes await their images; vectors wait for them before embedding pages.
       const awaitingImages = new Set<string>();
+      // Likewise for content whose scanned pages OCR is still reading.
+      const awaitingText = new Set<string>();
       const vectors = new IndexVectors(tables, {
         ...(options.createPageKernel ? { createPageKernel: options.createPageKernel } : {}),
         ...(options.loadPageImage ? { loadPageImage: options.loadPageImage } : {}),
         awaitingImages: (hash) => awaitingImages.has(hash),
+        awaitingText: (hash) => awaitingText.has(hash),
       });
       // Rows name content, and content lives while a row names it: each part holds the other's small interface.
       const documents: IndexDocuments = new IndexDocuments(tables, {
@@ -75,9 +81,10 @@ export class Index {
       await content.removeGarbage();
       await fullText.load();
       await fullText.ensure();
+      const recognized = new IndexRecognizedText(tables, fullText, vectors, awaitingText);
       const search = new IndexSearch(tables, documents, () => content.referencedHashes(), fullText, vectors);
       const maintenance = new IndexMaintenance(tables, documents, fullText, vectors, options.vectorIndexRows);
-      return new Index(tables, documents, content, vectors, search, maintenance, { vectors });
+      return new Index(tables, documents, content, recognized, vectors, search, maintenance, { vectors });
     } catch (error) {
       await tables.dispose();
       throw error;

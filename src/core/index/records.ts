@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { DocumentKind, DocumentState } from '../../shared/domain/library';
-import { BoundingBox } from '../../shared/domain/search';
+import { BoundingBox, PageTextSource as SharedPageTextSource } from '../../shared/domain/search';
 
 /*
  * The records the index hands out and accepts, and their mapping to table rows.
@@ -43,11 +43,7 @@ export interface StoredChunk {
 }
 
 /** Mirrors the readers' PageTextSource; checked when read back from the table. */
-const PageTextSource = z.object({
-  method: z.enum(['layer', 'ocr', 'none']),
-  engine: z.string().optional(),
-  confidence: z.number().min(0).max(1).optional(),
-});
+const PageTextSource = SharedPageTextSource;
 export type StoredTextSource = z.infer<typeof PageTextSource>;
 
 export interface StoredPage {

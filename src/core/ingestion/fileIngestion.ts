@@ -1,7 +1,10 @@
 import { basename } from 'node:path';
-import type { DocumentKind, DocumentState } from '../../shared/domain/library';
+import type { DocumentKind, DocumentOcr, DocumentState } from '../../shared/domain/library';
 import { isAbortError, toErrorInfo } from '../../shared/errors';
+import type { OcrSource } from '../documents/pool/protocol';
+import { ocrKeyOf } from '../documents/ocr/recognizePdfPages';
 import type { ParsedDocument } from '../documents/types';
+import type { RecognizedText } from '../index/content/recognizedText';
 import type { ContentStore, PageImageSlots } from '../index/content/indexContent';
 import type { DocumentCatalog } from '../index/documents/documentCatalog';
 import type { IndexedDocument } from '../index/records';
@@ -22,15 +25,21 @@ export interface FileToIngest {
 export interface DocumentReader {
   parse(
     path: string,
-    options: { kind: DocumentKind; signal?: AbortSignal; password?: string },
+    options: { kind: DocumentKind; signal?: AbortSignal; password?: string; ocr?: OcrSource },
   ): Promise<ParsedDocument>;
 }
 
 export interface FileIngestionDeps {
   documents: Pick<DocumentCatalog, 'indexedWithContent' | 'upsert'>;
   content: Pick<ContentStore, 'has' | 'put'> & Pick<PageImageSlots, 'pagesWithoutImages'>;
+  recognized: Pick<RecognizedText, 'pagesAwaitingOcr' | 'ocrSummary'>;
   reader: DocumentReader;
   password: (documentId: string) => Promise<string | undefined>;
+  /**
+   * Where OCR results of this content are kept and the settings they must match: the first reading
+   * of a file already takes every page read before (a copy, a rename, a run that was stopped).
+   */
+  ocr: (contentHash: string) => OcrSource | null;
   /** The real path to read a library file from; throws when the path policy no longer allows it. */
   readablePath: (path: string) => Promise<string>;
 }
@@ -41,6 +50,10 @@ export interface IngestedFile {
   pages: number;
   /** Pages of this content still without an image. */
   pagesWithoutImages: number;
+  /** Scanned pages of this content still to be read by OCR. */
+  pagesAwaitingOcr: number;
+  /** How its scanned pages were read so far; null when none needed OCR. */
+  ocr: DocumentOcr | null;
 }
 
 /** How a failed file ends: a state the user sees, a retry, or nothing (it was cancelled or went away). */
@@ -62,7 +75,7 @@ export class FileIngestion {
   constructor(private readonly deps: FileIngestionDeps) {}
 
   async ingest(file: FileToIngest, signal: AbortSignal): Promise<IngestedFile> {
-    const { documents, content, reader } = this.deps;
+    const { documents, content, reader, recognized } = this.deps;
     // Read through the path policy: the file may have become a link that leads outside the library.
     const readable = await this.deps.readablePath(file.path);
     const contentHash = await hashFile(readable, signal);
@@ -91,10 +104,12 @@ export class FileIngestion {
       record.error = sameContent.error;
     } else {
       const password = await this.deps.password(file.id);
+      const ocrSource = this.deps.ocr(contentHash);
       const parsed = await reader.parse(readable, {
         kind: file.kind,
         signal,
         ...(password ? { password } : {}),
+        ...(file.kind === 'pdf' && ocrSource ? { ocr: ocrSource } : {}),
       });
       signal.throwIfAborted();
       await content.put(contentHash, parsed, [], { fileName: basename(file.path) });
@@ -106,7 +121,11 @@ export class FileIngestion {
     const pages = record.pages ?? 0;
     // Content just read has no images yet; reused content may have them already.
     const pagesWithoutImages = reused ? await content.pagesWithoutImages(contentHash) : pages;
-    return { contentHash, pages, pagesWithoutImages };
+    const source = file.kind === 'pdf' ? this.deps.ocr(contentHash) : null;
+    const key = source ? ocrKeyOf(source) : null;
+    const pagesAwaitingOcr = key ? (await recognized.pagesAwaitingOcr(contentHash, key)).length : 0;
+    const ocr = key ? await recognized.ocrSummary(contentHash, key) : null;
+    return { contentHash, pages, pagesWithoutImages, pagesAwaitingOcr, ocr };
   }
 
   /** Records an end state in the index too, so a restart does not retry an unchanged file. */

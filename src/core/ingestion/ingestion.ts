@@ -11,6 +11,8 @@ import type { LibraryService } from '../library/libraryService';
 import type { StoredDocument } from '../library/libraryStore';
 import { classifyFailure, FileIngestion } from './fileIngestion';
 import { ImageBackfill } from './imageBackfill';
+import { IndexTidying } from './indexTidying';
+import { ocrSourceOf, PageRecognition, type OcrSetup } from './pageRecognition';
 import type { PasswordVault } from './passwordVault';
 import { ProgressMeter } from './progressMeter';
 import { Reconciliation } from './reconciliation';
@@ -18,7 +20,7 @@ import { Scheduler } from './scheduler';
 
 export interface IngestionOptions {
   library: LibraryService;
-  index: Pick<Index, 'documents' | 'content' | 'maintenance'>;
+  index: Pick<Index, 'documents' | 'content' | 'recognized' | 'maintenance'>;
   pool: DocumentPool;
   images: PageImageStore;
   passwords: PasswordVault;
@@ -34,6 +36,8 @@ export interface IngestionOptions {
   retryDelayMs?: number;
   /** Wait after the queue empties before compacting the index and folding new rows into it. */
   maintenanceDelayMs?: number;
+  /** OCR of scanned pages (its results, its settings, an optional vision transcriber); off when absent. */
+  ocr?: OcrSetup;
 }
 
 export interface IngestionEvents extends Record<string, unknown> {
@@ -69,6 +73,7 @@ export class Ingestion {
   private readonly scheduler: Scheduler;
   private readonly pipeline: FileIngestion;
   private readonly backfill: ImageBackfill;
+  private readonly recognition: PageRecognition | null;
   private readonly reconciliation: Reconciliation;
   private readonly meter = new ProgressMeter();
   /** Files queued, being read or waiting for a retry, by document id. */
@@ -78,9 +83,7 @@ export class Ingestion {
   private currentPath: string | null = null;
   private lastProgressAt = 0;
   private progressTimer: NodeJS.Timeout | undefined;
-  private maintenanceTimer: NodeJS.Timeout | undefined;
-  private maintenance: Promise<void> = Promise.resolve();
-  private indexedSinceMaintenance = false;
+  private readonly tidying: IndexTidying;
 
   constructor(private readonly options: IngestionOptions) {
     const { library, index, pool, images, passwords } = options;
@@ -88,13 +91,35 @@ export class Ingestion {
     const readablePath = (path: string) => library.readablePath(path);
     this.scheduler = new Scheduler(Math.max(1, options.concurrency ?? pool.size));
     this.scheduler.events.on('idle', () => this.onIdle());
+    this.tidying = new IndexTidying(index.maintenance, options.maintenanceDelayMs ?? 2000, () =>
+      this.scheduler.isIdle(),
+    );
+    const ocr = options.ocr;
     this.pipeline = new FileIngestion({
       documents: index.documents,
       content: index.content,
+      recognized: index.recognized,
       reader: pool,
       password,
+      ocr: (contentHash) => (ocr ? ocrSourceOf(ocr, contentHash) : null),
       readablePath,
     });
+    this.recognition = ocr
+      ? new PageRecognition({
+          ...ocr,
+          documents: index.documents,
+          recognized: index.recognized,
+          pool,
+          password,
+          readablePath,
+          scheduler: this.scheduler,
+          meter: this.meter,
+          working: (path) => (this.currentPath = path),
+          changed: () => this.emitProgress(),
+          onSummary: (documentId, summary) => library.updateDocument(documentId, { ocr: summary }),
+          onTextChanged: () => this.tidying.noteWrite(),
+        })
+      : null;
     this.backfill = new ImageBackfill({
       documents: index.documents,
       content: index.content,
@@ -125,7 +150,16 @@ export class Ingestion {
   /** Reconciles the library with the index after a start (or a crash) and follows library changes. */
   start(): void {
     this.reconciliation.start();
-    if (this.options.renderImages !== false) this.startup = this.backfill.queueMissing();
+    const recognition = this.recognition?.queueMissing() ?? Promise.resolve();
+    const images = this.options.renderImages !== false ? this.backfill.queueMissing() : Promise.resolve();
+    this.startup = Promise.all([recognition, images]).then(() => undefined);
+  }
+
+  /** OCR settings changed: pages not yet read with the new ones are queued (or nothing, when off). */
+  ocrSettingsChanged(): void {
+    const recognition = this.recognition;
+    // Counted as start-up work, so whenIdle() waits for the pages it queues.
+    if (recognition) this.startup = this.startup.then(() => recognition.queueMissing());
   }
 
   enqueue(doc: StoredDocument, urgent: boolean, waiter?: Waiter): void {
@@ -225,14 +259,13 @@ export class Ingestion {
   async whenIdle(): Promise<void> {
     await this.startup;
     await this.scheduler.whenIdle();
-    await (this.indexedSinceMaintenance ? this.runMaintenance() : this.maintenance);
+    await this.tidying.whenTidy();
   }
 
   async dispose(): Promise<void> {
     this.disposed = true;
     this.reconciliation.dispose();
-    clearTimeout(this.maintenanceTimer);
-    await this.maintenance;
+    await this.tidying.stop();
     await this.startup;
     for (const job of this.files.values())
       job.waiter?.reject(new QuireError('cancelled', 'Quire is closing.'));
@@ -274,11 +307,14 @@ export class Ingestion {
           error: this.options.index.documents.get(doc.id)?.error ?? null,
           pages,
           contentHash: ingested.contentHash,
+          ocr: ingested.ocr,
         });
+        // Scanned pages are read before their images are drawn: text is what search needs first.
+        if (doc.kind === 'pdf') this.recognition?.queue(ingested.contentHash, ingested.pagesAwaitingOcr);
         if (this.options.renderImages !== false && drawsPages(doc.kind) && ingested.pagesWithoutImages > 0) {
           this.backfill.queue(ingested.contentHash, pages);
         }
-        this.indexedSinceMaintenance = true;
+        this.tidying.noteWrite();
         outcome = 'done';
         job.waiter?.resolve();
       } catch (error) {
@@ -342,30 +378,8 @@ export class Ingestion {
     this.currentPath = null;
     this.meter.pause();
     this.emitProgress(true);
-    if (this.indexedSinceMaintenance) this.scheduleMaintenance(this.options.maintenanceDelayMs ?? 2000);
+    this.tidying.onIdle();
     this.events.emit('idle', null);
-  }
-
-  /**
-   * After a batch: compacts the tables, folds new chunks into the full-text index (new rows are not
-   * all found until then) and drops old versions, so the disk does not grow with every write.
-   */
-  private scheduleMaintenance(delayMs: number): void {
-    clearTimeout(this.maintenanceTimer);
-    this.maintenanceTimer = setTimeout(() => {
-      this.maintenanceTimer = undefined;
-      if (!this.disposed && this.scheduler.isIdle()) void this.runMaintenance();
-    }, delayMs);
-  }
-
-  private runMaintenance(): Promise<void> {
-    clearTimeout(this.maintenanceTimer);
-    this.indexedSinceMaintenance = false;
-    this.maintenance = this.maintenance
-      .then(() => this.options.index.maintenance.optimize())
-      .then(() => undefined)
-      .catch((error: unknown) => console.error('quire: tidying the index failed', error));
-    return this.maintenance;
   }
 
   private emitProgress(force = false): void {

@@ -3,7 +3,8 @@ import type { IndexProgress } from '../../shared/domain/library';
 /**
  * Counts files and pages through one busy period of the queue (from the first job after idle to the
  * last), and estimates the rate from pages finished while not paused. Page images, drawn after the
- * text, are counted apart as pages still to draw; they do not move the text's rate or ETA.
+ * text, are counted apart as pages still to draw, and scanned pages as pages still to recognise;
+ * neither moves the text's rate or ETA.
  */
 export class ProgressMeter {
   private filesDone = 0;
@@ -12,6 +13,8 @@ export class ProgressMeter {
   private pagesTotal = 0;
   private drawingsOpen = 0;
   private pagesToDraw = 0;
+  private recognitionsOpen = 0;
+  private pagesToRecognize = 0;
   private activeMs = 0;
   private activeSince: number | null = null;
 
@@ -51,6 +54,24 @@ export class ProgressMeter {
     this.pagesToDraw = Math.max(0, this.pagesToDraw - pages);
   }
 
+  /** A file's scanned pages, to be read by OCR after its text. */
+  recognitionAdded(pages: number): void {
+    if (this.allDone()) this.reset();
+    this.recognitionsOpen++;
+    this.pagesToRecognize += pages;
+  }
+
+  /** Some of those pages read (or given up). */
+  pagesRecognized(pages: number): void {
+    this.pagesToRecognize = Math.max(0, this.pagesToRecognize - pages);
+  }
+
+  /** A file's OCR done or given up; `pagesLeft` of it were not counted as read. */
+  recognitionFinished(pagesLeft: number): void {
+    this.recognitionsOpen--;
+    this.pagesToRecognize = Math.max(0, this.pagesToRecognize - pagesLeft);
+  }
+
   pause(): void {
     if (this.activeSince !== null) this.activeMs += this.now() - this.activeSince;
     this.activeSince = null;
@@ -72,18 +93,20 @@ export class ProgressMeter {
       pagesPerSecond,
       etaSeconds: pagesLeft === 0 ? 0 : pagesPerSecond > 0 ? pagesLeft / pagesPerSecond : null,
       pagesToDraw: this.pagesToDraw,
+      pagesToRecognize: this.pagesToRecognize,
       paused,
       currentPath,
     };
   }
 
   private allDone(): boolean {
-    return this.filesDone === this.filesTotal && this.drawingsOpen === 0;
+    return this.filesDone === this.filesTotal && this.drawingsOpen === 0 && this.recognitionsOpen === 0;
   }
 
   private reset(): void {
     this.filesDone = this.filesTotal = this.pagesDone = this.pagesTotal = 0;
     this.drawingsOpen = this.pagesToDraw = 0;
+    this.recognitionsOpen = this.pagesToRecognize = 0;
     this.activeMs = 0;
     this.activeSince = null;
   }

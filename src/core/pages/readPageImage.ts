@@ -30,5 +30,6 @@ export async function readPageImage(
     pageWidth: stored.width,
     pageHeight: stored.height,
     dataUrl: `data:image/webp;base64,${bytes.toString('base64')}`,
+    textSource: stored.textSource,
   };
 }

@@ -38,6 +38,23 @@ export const DocumentState = z.enum([
 ]);
 export type DocumentState = z.infer<typeof DocumentState>;
 
+/** How a document's scanned pages were read; null on a document whose text layer was enough. */
+export const DocumentOcr = z.object({
+  /** Pages whose text layer was missing or not enough. */
+  pagesNeedingOcr: z.number().int().nonnegative(),
+  /** Pages whose text now comes from OCR. */
+  pagesRead: z.number().int().nonnegative(),
+  /** Pages OCR ran on and could not read: they have no text. */
+  pagesUnreadable: z.number().int().nonnegative(),
+  /** Pages still waiting for OCR (it is running, or it is off). */
+  pagesWaiting: z.number().int().nonnegative(),
+  /** Mean confidence over the pages read, 0..1. */
+  confidence: z.number().min(0).max(1).nullable(),
+  /** The engine (or vision model) that read them. */
+  engine: z.string().nullable(),
+});
+export type DocumentOcr = z.infer<typeof DocumentOcr>;
+
 export const DocumentInfo = z.object({
   id: z.string(),
   rootId: z.string(),
@@ -49,6 +66,8 @@ export const DocumentInfo = z.object({
   pages: z.number().int().nonnegative().nullable(),
   state: DocumentState,
   error: z.string().nullable(),
+  /** How scanned pages were read (OCR); null when no page needed it or the file is not read yet. */
+  ocr: DocumentOcr.nullable().optional(),
 });
 export type DocumentInfo = z.infer<typeof DocumentInfo>;
 
@@ -88,7 +107,31 @@ export const IndexProgress = z.object({
   etaSeconds: z.number().nonnegative().nullable(),
   /** Pages of indexed files whose images are still to be drawn (after every file's text). */
   pagesToDraw: z.number().int().nonnegative(),
+  /** Scanned pages still to be read by OCR (after every file's text). */
+  pagesToRecognize: z.number().int().nonnegative().default(0),
   paused: z.boolean(),
   currentPath: z.string().nullable(),
 });
 export type IndexProgress = z.infer<typeof IndexProgress>;
+
+/** How scanned pages are read. */
+export const OcrSettings = z.object({
+  /** Read pages whose text layer is missing or not enough; off, they stay without text. */
+  enabled: z.boolean(),
+  /** `auto` picks the measured default (Tesseract); `system` is the OS engine (macOS Vision). */
+  engine: z.enum(['auto', 'tesseract', 'system']),
+  /** Tesseract language codes, e.g. ['eng'] or ['eng', 'fra']; English by default. */
+  languages: z
+    .array(z.string().regex(/^[a-z]{3}$/))
+    .min(1)
+    .max(4),
+});
+export type OcrSettings = z.infer<typeof OcrSettings>;
+
+/** The settings and what this machine offers to choose from. */
+export const OcrSettingsView = z.object({
+  settings: OcrSettings,
+  engines: z.array(z.object({ id: OcrSettings.shape.engine, label: z.string() })),
+  languages: z.array(z.object({ code: z.string(), label: z.string() })),
+});
+export type OcrSettingsView = z.infer<typeof OcrSettingsView>;

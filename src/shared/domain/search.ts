@@ -9,6 +9,26 @@ export const BoundingBox = z.object({
 });
 export type BoundingBox = z.infer<typeof BoundingBox>;
 
+/** Where a page's text came from: its own text layer, OCR (engine, languages, confidence) or nothing. */
+export const PageTextSource = z.object({
+  method: z.enum(['layer', 'ocr', 'none']),
+  engine: z.string().optional(),
+  confidence: z.number().min(0).max(1).optional(),
+  languages: z.array(z.string()).optional(),
+  ocr: z
+    .object({
+      reason: z.enum(['missing', 'invisible', 'garbled', 'partial']),
+      engine: z.string(),
+      languages: z.array(z.string()),
+      confidence: z.number().min(0).max(1).nullable(),
+      words: z.number().int().nonnegative(),
+      problem: z.string().nullable(),
+      transcribedBy: z.string().optional(),
+    })
+    .optional(),
+});
+export type PageTextSource = z.infer<typeof PageTextSource>;
+
 export const SearchMode = z.enum(['bm25', 'dense', 'hybrid', 'pages']);
 export type SearchMode = z.infer<typeof SearchMode>;
 
@@ -46,5 +66,7 @@ export const PageImage = z.object({
   pageHeight: z.number().positive(),
   /** `data:image/webp;base64,...` */
   dataUrl: z.string(),
+  /** Where the page's text came from, shown beside the page ("Text recognised by OCR, 91% confidence"). */
+  textSource: PageTextSource.nullable().optional(),
 });
 export type PageImage = z.infer<typeof PageImage>;

@@ -5,7 +5,14 @@
  */
 import { z } from 'zod';
 import { AgentEvent, Conversation, ConversationSummary } from '../domain/agent';
-import { DocumentInfo, IndexProgress, LibraryRoot, LibrarySnapshot } from '../domain/library';
+import {
+  DocumentInfo,
+  IndexProgress,
+  LibraryRoot,
+  LibrarySnapshot,
+  OcrSettings,
+  OcrSettingsView,
+} from '../domain/library';
 import {
   DownloadProgress,
   MemoryBudget,
@@ -42,6 +49,8 @@ export const calls = {
   'library.resume': { input: empty, output: IndexProgress },
   'library.cancel': { input: empty, output: IndexProgress },
   'library.progress': { input: empty, output: IndexProgress },
+  'ocr.settings': { input: empty, output: OcrSettingsView },
+  'ocr.configure': { input: OcrSettings.partial().strict(), output: OcrSettingsView },
   'search.query': {
     input: z
       .object({

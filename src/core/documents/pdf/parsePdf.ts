@@ -4,16 +4,16 @@ import { bodyFontSize, groupBlocks } from '../layout/blocks';
 import { chunkPages, DEFAULT_CHUNKING, type ChunkingOptions } from '../layout/chunker';
 import { groupLines, type TextLine } from '../layout/lines';
 import { placePageText, type PlacedPage } from '../layout/pageText';
-import type { ParsedDocument, ParsedPage } from '../types';
+import { coveredBy, ocrTextLines } from '../ocr/ocrLines';
+import type { OcrPageRecord } from '../ocr/ocrStore';
+import { measurePdfPages } from '../pdfium/measurePdfPages';
+import type { PageContent } from '../pdfium/pageContent';
+import type { OcrReason, PageOcr, PageTextSource, ParsedDocument, ParsedPage } from '../types';
 import { openPdf } from './openPdf';
+import { ocrReasonFor } from './textLayerCheck';
 import { readPageRuns } from './textRuns';
 
-/**
- * A page needs OCR when its text layer holds fewer than this many usable characters (letters, digits,
- * punctuation, symbols; not private-use glyph codes or U+FFFD from fonts without a Unicode map): blank
- * pages, scans, and pages whose only text is a page number or a stray mark.
- */
-export const MIN_TEXT_CHARS = 10;
+export { MIN_TEXT_CHARS } from './textLayerCheck';
 
 // The size given to a page whose own size cannot be read.
 const LETTER_WIDTH = 612;
@@ -25,12 +25,17 @@ export interface ParsePdfOptions {
   chunking?: ChunkingOptions;
   /** Read only these 1-based pages (for previews and checks); every page when absent. */
   pages?: number[];
+  /** OCR results by page, merged into the pages that need them (see ocrReasonFor). */
+  ocr?: ReadonlyMap<number, OcrPageRecord>;
+  /** PDFium's measure of each page (images, invisible text); measured here when absent. */
+  content?: ReadonlyMap<number, PageContent>;
 }
 
 export async function parsePdf(path: string, options: ParsePdfOptions = {}): Promise<ParsedDocument> {
   const document = await openPdf(path, options.password === undefined ? {} : { password: options.password });
   try {
-    return await parseOpenPdf(document, options);
+    const content = options.content ?? (await measurePdfPages(path, options.password, options.pages));
+    return await parseOpenPdf(document, { ...options, content });
   } finally {
     await document.destroy().catch(() => undefined);
   }
@@ -62,19 +67,26 @@ export async function parseOpenPdf(
   if (firstFailure && pageLines.every((page) => page.unreadable !== null)) {
     throw new QuireError('unsupported', `This PDF's pages cannot be read: ${firstFailure.unreadable}`);
   }
+  const read = pageLines.map((page) =>
+    readWithOcr(page, options.content?.get(page.page) ?? null, options.ocr),
+  );
   // Headings are judged against the whole document's body size, so a page of large print is not all headings.
-  const bodySize = bodyFontSize(pageLines.flatMap((page) => page.lines));
-  const placed: PlacedPage[] = pageLines.map(({ page, width, height, lines }) =>
+  const bodySize = bodyFontSize(read.flatMap((page) => page.lines));
+  const placed: PlacedPage[] = read.map(({ page, width, height, lines }) =>
     placePageText({ page, width, height, blocks: groupBlocks(lines, bodySize) }),
   );
-  const pages: ParsedPage[] = placed.map(({ page, width, height, text }) => ({
-    page,
-    width,
-    height,
-    text,
-    needsOcr: usableCharacters(text) < MIN_TEXT_CHARS,
-    textSource: { method: text.trim() ? 'layer' : 'none', engine: 'pdfjs' },
-  }));
+  const pages: ParsedPage[] = placed.map(({ page, width, height, text }, at) => {
+    const { reason, ocr } = read[at]!;
+    return {
+      page,
+      width,
+      height,
+      text,
+      needsOcr: reason !== null,
+      ...(reason ? { ocrReason: reason } : {}),
+      textSource: textSourceOf(text, ocr),
+    };
+  });
   return {
     kind: 'pdf',
     title: await readTitle(document, placed),
@@ -83,14 +95,63 @@ export async function parseOpenPdf(
   };
 }
 
+interface ReadPage {
+  page: number;
+  width: number;
+  height: number;
+  lines: TextLine[];
+  reason: OcrReason | null;
+  ocr: PageOcr | null;
+}
+
+/**
+ * A page's lines, with OCR where its layer is not enough and a result is at hand: OCR replaces a
+ * missing, invisible or garbled layer, and fills in around a partial one. A page OCR could not read
+ * keeps whatever layer it had.
+ */
+function readWithOcr(
+  page: { page: number; width: number; height: number; lines: TextLine[] },
+  content: PageContent | null,
+  records: ReadonlyMap<number, OcrPageRecord> | undefined,
+): ReadPage {
+  const reason = ocrReasonFor(page.lines.map((line) => line.text).join('\n'), content);
+  const record = reason ? records?.get(page.page) : undefined;
+  if (!reason || !record) return { ...page, reason, ocr: null };
+  const recognized = ocrTextLines(record, page.width, page.height);
+  const layerBoxes = page.lines.map((line) => line.box);
+  const added = reason === 'partial' ? recognized.filter((line) => !coveredBy(line, layerBoxes)) : recognized;
+  const words = added.reduce((sum, line) => sum + line.text.split(/\s+/).filter(Boolean).length, 0);
+  const ocr: PageOcr = {
+    reason,
+    engine: record.engine,
+    languages: record.languages,
+    confidence: record.confidence,
+    words,
+    problem: record.problem,
+    ...(record.transcription ? { transcribedBy: record.transcription.model } : {}),
+  };
+  if (words === 0) return { ...page, reason, ocr };
+  const lines = reason === 'partial' ? [...page.lines, ...added] : added;
+  return { ...page, lines, reason, ocr };
+}
+
+function textSourceOf(text: string, ocr: PageOcr | null): PageTextSource {
+  if (ocr && ocr.words > 0) {
+    return {
+      method: 'ocr',
+      engine: ocr.transcribedBy ?? ocr.engine,
+      languages: ocr.languages,
+      ...(ocr.confidence === null ? {} : { confidence: ocr.confidence }),
+      ocr,
+    };
+  }
+  return { method: text.trim() ? 'layer' : 'none', engine: 'pdfjs', ...(ocr ? { ocr } : {}) };
+}
+
 /**
  * A page's lines. A page pdfjs cannot read (a broken object in a repaired file) comes back empty, so
  * it is flagged for OCR and the rest of the document is still read.
  */
-function usableCharacters(text: string): number {
-  return (text.match(/[\p{L}\p{N}\p{P}\p{S}]/gu) ?? []).filter((char) => char !== '\uFFFD').length;
-}
-
 async function readPageLines(document: PDFDocumentProxy, pageNumber: number) {
   try {
     const page = await document.getPage(pageNumber);

@@ -71,11 +71,54 @@ export class PdfiumDocument {
 
   /** Draws a 1-based page at `longEdge` pixels on its long edge, and again at thumbnail size. */
   drawPage(pageNumber: number, longEdge: number): PageRasters {
+    return this.withDrawablePage(pageNumber, (page, width, height) => {
+      const sizes = rasterSizes(width, height, longEdge);
+      return {
+        full: guarded(this.pdfium, () => this.drawLoadedPage(page, sizes.full)),
+        thumbnail: guarded(this.pdfium, () => this.drawLoadedPage(page, sizes.thumbnail)),
+      };
+    });
+  }
+
+  /** Draws a 1-based page at `longEdge` pixels on its long edge, without a thumbnail. */
+  drawFullPage(pageNumber: number, longEdge: number): RasterPage {
+    return this.withDrawablePage(pageNumber, (page, width, height) =>
+      guarded(this.pdfium, () => this.drawLoadedPage(page, rasterSizes(width, height, longEdge).full)),
+    );
+  }
+
+  /** The size of a 1-based page in points, as it is shown (after its rotation). */
+  pageSize(pageNumber: number): { width: number; height: number } {
+    return this.withPage(pageNumber, (page) => ({
+      width: this.pdfium.FPDF_GetPageWidthF(page),
+      height: this.pdfium.FPDF_GetPageHeightF(page),
+    }));
+  }
+
+  /** Runs `use` on a loaded page, closing it after. */
+  withPage<T>(pageNumber: number, use: (page: number) => T): T {
     if (this.closed) throw new QuireError('cancelled', 'The document is closed.');
     const pdfium = this.pdfium;
     const page = guarded(pdfium, () => pdfium.FPDF_LoadPage(this.handle, pageNumber - 1));
     if (page === 0) throw new QuireError('unsupported', `PDFium cannot read page ${pageNumber}.`);
     try {
+      return guarded(pdfium, () => use(page));
+    } finally {
+      guarded(pdfium, () => pdfium.FPDF_ClosePage(page));
+    }
+  }
+
+  /** The pdfium handle, for readers that measure a loaded page (see pageContent.ts). */
+  get engine(): Pdfium {
+    return this.pdfium;
+  }
+
+  private withDrawablePage<T>(
+    pageNumber: number,
+    draw: (page: number, width: number, height: number) => T,
+  ): T {
+    return this.withPage(pageNumber, (page) => {
+      const pdfium = this.pdfium;
       const width = pdfium.FPDF_GetPageWidthF(page);
       const height = pdfium.FPDF_GetPageHeightF(page);
       if (!isPlausiblePageSide(width) || !isPlausiblePageSide(height)) {
@@ -91,14 +134,8 @@ export class PdfiumDocument {
           `Page ${pageNumber} holds an image of ${Math.round(largest / 1e6)} megapixels.`,
         );
       }
-      const sizes = rasterSizes(width, height, longEdge);
-      return {
-        full: guarded(pdfium, () => this.drawLoadedPage(page, sizes.full)),
-        thumbnail: guarded(pdfium, () => this.drawLoadedPage(page, sizes.thumbnail)),
-      };
-    } finally {
-      guarded(pdfium, () => pdfium.FPDF_ClosePage(page));
-    }
+      return draw(page, width, height);
+    });
   }
 
   close(): void {
@@ -180,6 +217,8 @@ function guarded<T>(pdfium: Pdfium, call: () => T): T {
   try {
     return call();
   } catch (error) {
+    // A check of Quire's own failed: the instance is fine.
+    if (error instanceof QuireError) throw error;
     discardPdfium(pdfium);
     throw new QuireError(
       'unsupported',

@@ -6,7 +6,8 @@ import type { DocumentKind } from '../../../shared/domain/library';
 import type { PageImageStore } from '../render/pageImageStore';
 import type { DrawablePage } from '../render/laidOutRaster';
 import type { PageImageRef, ParsedDocument } from '../types';
-import type { DocumentJob, JobRequest, JobResponse } from './protocol';
+import type { OcrPageOutcome } from '../ocr/recognizePdfPages';
+import type { DocumentJob, JobRequest, JobResponse, OcrSource } from './protocol';
 
 export interface DocumentPoolOptions {
   /** Worker threads; defaults to the machine's available parallelism. */
@@ -30,6 +31,16 @@ interface JobOptions {
 export interface ParseJobOptions extends JobOptions {
   kind: DocumentKind;
   password?: string;
+  /** Merge the OCR results kept for this content into the pages that need them. */
+  ocr?: OcrSource;
+}
+
+export interface OcrJobOptions extends JobOptions {
+  pages: number[];
+  password?: string;
+  ocr: OcrSource;
+  /** Called as each batch of pages is read, with what became of them. */
+  onPages?: (outcomes: OcrPageOutcome[]) => void;
 }
 
 export interface RenderJobOptions extends JobOptions {
@@ -51,6 +62,12 @@ export interface DocumentPool {
   render(path: string, options: RenderJobOptions, store: PageImageStore): Promise<PageImageRef[]>;
   /** One page as Quire laid it out (kinds other than PDF and pictures), for the text view. */
   pageText(path: string, options: JobOptions & { kind: DocumentKind; page: number }): Promise<DrawablePage>;
+  /**
+   * Reads pages with OCR into the OCR store (`options.ocr.storeRoot`), skipping pages already there.
+   * Pages go to the workers in small batches; each page is saved as soon as it is read, so a batch
+   * that times out or crashes loses at most the page it was on.
+   */
+  ocr(path: string, options: OcrJobOptions): Promise<OcrPageOutcome[]>;
   /** Jobs waiting plus jobs running. */
   pending(): number;
   /** Worker threads started so far (first starts, replacements after a timeout, crash or recycling). */
@@ -62,6 +79,8 @@ export interface DocumentPool {
 export const DEFAULT_JOB_TIMEOUT_MS = 180_000;
 const DEFAULT_WORKER_HEAP_MB = 1024;
 const DEFAULT_RENDER_BATCH_PAGES = 16;
+// OCR takes seconds a page: small batches keep each well inside the time limit.
+const OCR_BATCH_PAGES = 4;
 // Off by default: on the bench, replacing workers every few jobs raised peak RSS rather than lowering it.
 const DEFAULT_RECYCLE_AFTER_JOBS = Infinity;
 
@@ -224,14 +243,48 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
 
   return {
     size,
-    parse(path, { kind, password, ...jobOptions }) {
+    parse(path, { kind, password, ocr, ...jobOptions }) {
       return submit<ParsedDocument>(
-        { type: 'parse', path, kind, ...(password === undefined ? {} : { password }) },
+        {
+          type: 'parse',
+          path,
+          kind,
+          ...(password === undefined ? {} : { password }),
+          ...(ocr ? { ocr } : {}),
+        },
         jobOptions,
       );
     },
     pageText(path, { kind, page, ...jobOptions }) {
       return submit<DrawablePage>({ type: 'pageText', path, kind, page }, jobOptions);
+    },
+    async ocr(path, { pages, password, ocr, onPages, ...jobOptions }) {
+      const batches: number[][] = [];
+      for (let start = 0; start < pages.length; start += OCR_BATCH_PAGES) {
+        batches.push(pages.slice(start, start + OCR_BATCH_PAGES));
+      }
+      const outcomes: OcrPageOutcome[][] = [];
+      let next = 0;
+      let failed = false;
+      const lane = async () => {
+        while (!failed && next < batches.length) {
+          const at = next++;
+          const job: DocumentJob = {
+            type: 'ocr',
+            path,
+            pages: batches[at]!,
+            ocr,
+            ...(password === undefined ? {} : { password }),
+          };
+          outcomes[at] = await submit<OcrPageOutcome[]>(job, jobOptions).catch((error: unknown) => {
+            failed = true;
+            throw error;
+          });
+          onPages?.(outcomes[at]);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(size, batches.length) }, lane));
+      return outcomes.flat();
     },
     async render(path, { kind = 'pdf', contentHash, pages, password, longEdge, ...jobOptions }, store) {
       const passwordOption = password === undefined ? {} : { password };

@@ -1,11 +1,22 @@
 import type { ErrorInfo } from '../../../shared/errors';
 import type { DocumentKind } from '../../../shared/domain/library';
 import type { DrawablePage } from '../render/laidOutRaster';
+import type { OcrEngineChoice } from '../ocr/ocrEngines';
+import type { OcrPageOutcome } from '../ocr/recognizePdfPages';
 import type { PageImageRef, ParsedDocument } from '../types';
+
+/** Where OCR results are kept and which settings they must match. */
+export interface OcrSource {
+  storeRoot: string;
+  contentHash: string;
+  engine: OcrEngineChoice;
+  languages: string[];
+}
 
 /** Messages between the document pool and its worker threads. */
 export type DocumentJob =
-  | { type: 'parse'; path: string; kind: DocumentKind; password?: string }
+  | { type: 'parse'; path: string; kind: DocumentKind; password?: string; ocr?: OcrSource }
+  | { type: 'ocr'; path: string; pages: number[]; password?: string; ocr: OcrSource }
   | { type: 'countPages'; path: string; kind: DocumentKind; password?: string }
   | { type: 'pageText'; path: string; kind: DocumentKind; page: number }
   | {
@@ -26,5 +37,9 @@ export interface JobRequest {
 }
 
 export type JobResponse =
-  | { id: number; ok: true; value: ParsedDocument | PageImageRef[] | number | DrawablePage }
+  | {
+      id: number;
+      ok: true;
+      value: ParsedDocument | PageImageRef[] | OcrPageOutcome[] | number | DrawablePage;
+    }
   | { id: number; ok: false; error: ErrorInfo };

@@ -1,5 +1,6 @@
 import type { DocumentKind } from '../../../shared/domain/library';
 import type { ChunkingOptions } from '../layout/chunker';
+import type { OcrPageRecord } from '../ocr/ocrStore';
 import type { DrawablePage } from '../render/laidOutRaster';
 import type { PageImageStore } from '../render/pageImageStore';
 import type { PageImageRef, ParsedDocument } from '../types';
@@ -8,6 +9,8 @@ export interface ReadOptions {
   password?: string;
   signal?: AbortSignal;
   chunking?: ChunkingOptions;
+  /** OCR results by page number, merged into the pages whose own text is not enough. */
+  ocr?: ReadonlyMap<number, OcrPageRecord>;
 }
 
 export interface DrawOptions {

@@ -25,6 +25,7 @@ const pdf: FormatReader = {
       ...(options.password === undefined ? {} : { password: options.password }),
       ...withSignal(options.signal),
       ...withChunking(options),
+      ...(options.ocr ? { ocr: options.ocr } : {}),
     }),
   countPages: (path, options) => countPdfPages(path, options.password),
   drawPages: async (path, options, store) =>

@@ -2,8 +2,8 @@ import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { asReaderError } from '../readerErrors';
 import { openPdf } from '../pdf/openPdf';
 import { PdfiumDocument } from '../pdfium/pdfiumDocument';
-import { drawPageWithPdfjs } from './pdfjsRaster';
-import type { PageRasters } from './raster';
+import { drawFullPageWithPdfjs, drawPageWithPdfjs } from './pdfjsRaster';
+import type { PageRasters, RasterPage } from './raster';
 
 /**
  * Draws a PDF's pages with PDFium, and with pdfjs when PDFium cannot open the file or draw a page:
@@ -50,6 +50,38 @@ export class PdfPageDrawer {
     } finally {
       page.cleanup();
     }
+  }
+
+  /** Draws a page at `longEdge` pixels on its long edge, without a thumbnail (for OCR). */
+  async drawFull(pageNumber: number, longEdge: number): Promise<RasterPage> {
+    if (this.pdfium && pageNumber <= this.pdfium.pageCount) {
+      try {
+        return this.pdfium.drawFullPage(pageNumber, longEdge);
+      } catch {
+        // Drawn by pdfjs below.
+      }
+    }
+    const page = await (await this.pdfjs()).getPage(pageNumber);
+    try {
+      return await drawFullPageWithPdfjs(page, longEdge);
+    } finally {
+      page.cleanup();
+    }
+  }
+
+  /** A page's size in points as shown (after its rotation). */
+  async pageSize(pageNumber: number): Promise<{ width: number; height: number }> {
+    if (this.pdfium && pageNumber <= this.pdfium.pageCount) {
+      try {
+        return this.pdfium.pageSize(pageNumber);
+      } catch {
+        // Measured by pdfjs below.
+      }
+    }
+    const page = await (await this.pdfjs()).getPage(pageNumber);
+    const { width, height } = page.getViewport({ scale: 1 });
+    page.cleanup();
+    return { width, height };
   }
 
   async close(): Promise<void> {

@@ -76,6 +76,8 @@ export interface IndexVectorsOptions {
   loadPageImage?: (relativePath: string) => Promise<Uint8Array>;
   /** A page whose images are still being drawn is embedded later, once, with them. */
   awaitingImages: (contentHash: string) => boolean;
+  /** Content whose scanned pages OCR is still reading is embedded once, with their text. */
+  awaitingText?: (contentHash: string) => boolean;
 }
 
 /**
@@ -328,8 +330,12 @@ export class IndexVectors implements VectorSets, ActiveVectors, VectorCleanup {
     const have = new Set(await columnValues(table, writer.key));
     const all = await columnValues(writer.source(this.tables), 'id');
     // A page whose image is still to come is embedded once, with it.
-    const waiting = (id: string) =>
-      kind === 'page' && this.options.awaitingImages(id.slice(0, id.lastIndexOf(':')));
+    const waiting = (id: string) => {
+      const hash = id.slice(0, id.indexOf(':'));
+      return (
+        (this.options.awaitingText?.(hash) ?? false) || (kind === 'page' && this.options.awaitingImages(hash))
+      );
+    };
     return all.filter((id) => !have.has(id) && !waiting(id));
   }
 

@@ -1,5 +1,6 @@
 import type { DocumentInfo } from '../../../../shared/domain/library';
 import { fileName, formatBytes, formatPageCount } from '../../lib/format';
+import { describeDocumentOcr } from '../../lib/textProvenance';
 import { STATE_LABELS } from './libraryView';
 import { UnlockForm } from './UnlockForm';
 
@@ -10,6 +11,7 @@ interface DocumentItemProps {
 export function DocumentItem({ document }: DocumentItemProps) {
   const name = fileName(document.relativePath);
   const folder = document.relativePath.slice(0, document.relativePath.length - name.length);
+  const ocr = describeDocumentOcr(document.ocr);
   return (
     <li
       className="document-item"
@@ -31,6 +33,14 @@ export function DocumentItem({ document }: DocumentItemProps) {
         <span aria-hidden="true">·</span>
         <span>{formatBytes(document.bytes)}</span>
       </div>
+      {ocr && (
+        <p
+          className={`document-item__ocr${document.ocr?.pagesUnreadable ? ' document-item__ocr--warning' : ''}`}
+          data-testid="document-ocr"
+        >
+          {ocr}
+        </p>
+      )}
       {document.error && (
         <p className="document-item__error" data-testid="document-error">
           {document.error}

@@ -13,7 +13,8 @@ export function IndexingProgress({ progress }: { progress: IndexProgress }) {
   const resumeAction = useAction(resume);
   const cancelAction = useAction(useLibraryStore((state) => state.cancel));
   const view = describeProgress(progress);
-  const drawingOnly = view.finished && view.drawing !== null;
+  // The text of every file is in; scanned pages are being recognised and page images drawn.
+  const drawingOnly = view.finished && (view.drawing !== null || view.recognizing !== null);
   const title = view.paused
     ? 'Indexing paused'
     : drawingOnly
@@ -69,13 +70,14 @@ export function IndexingProgress({ progress }: { progress: IndexProgress }) {
         tone={view.paused ? 'muted' : 'accent'}
       />
       <p className="indexing__numbers small" data-testid="progress-text">
-        {[view.files, view.pages, view.rate, view.eta, view.drawing]
+        {[view.files, view.pages, view.rate, view.eta, view.recognizing, view.drawing]
           .filter((part) => part !== null)
           .join(' · ')}
       </p>
       {progress.currentPath && (!view.finished || drawingOnly) && !view.paused && (
         <p className="indexing__current muted small" title={progress.currentPath}>
-          {drawingOnly ? 'Drawing' : 'Reading'} {fileName(progress.currentPath)}
+          {drawingOnly ? (view.recognizing ? 'Recognising' : 'Drawing') : 'Reading'}{' '}
+          {fileName(progress.currentPath)}
         </p>
       )}
       <ErrorMessage error={pauseAction.error ?? resumeAction.error ?? cancelAction.error} />

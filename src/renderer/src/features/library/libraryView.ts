@@ -58,6 +58,8 @@ export interface ProgressView {
   eta: string | null;
   /** Page images still to draw once the text is in; null when none are left. */
   drawing: string | null;
+  /** Scanned pages still to be read by OCR; null when none are left. */
+  recognizing: string | null;
   finished: boolean;
   paused: boolean;
 }
@@ -75,6 +77,10 @@ export function describeProgress(progress: IndexProgress): ProgressView {
     rate: working && progress.pagesPerSecond > 0 ? formatRate(progress.pagesPerSecond, 'pages') : null,
     eta: working ? formatEta(progress.etaSeconds) : null,
     drawing: progress.pagesToDraw > 0 ? `${plural(progress.pagesToDraw, 'page')} left to draw` : null,
+    recognizing:
+      progress.pagesToRecognize > 0
+        ? `${plural(progress.pagesToRecognize, 'scanned page')} left to recognise`
+        : null,
     finished,
     paused: progress.paused,
   };

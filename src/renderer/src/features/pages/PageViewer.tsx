@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { describePageText } from '../../lib/textProvenance';
 import { useDocumentPageCount } from '../library/libraryStore';
 import { toHighlightRects, pageKey } from './highlightBoxes';
 import { usePagesStore, type ViewerTarget } from './pagesStore';
@@ -40,6 +41,7 @@ function PageViewerDialog({ target }: { target: ViewerTarget }) {
     void load(target.documentId, target.page, 'full');
   }, [target.documentId, target.page, load]);
 
+  const provenance = image ? describePageText(image.textSource) : null;
   const hasPrevious = target.page > 1;
   const hasNext = pageCount === null || target.page < pageCount;
 
@@ -109,6 +111,11 @@ function PageViewerDialog({ target }: { target: ViewerTarget }) {
           Close
         </button>
       </header>
+      {provenance && (
+        <p className="page-viewer__provenance small" data-testid="page-provenance">
+          {provenance}
+        </p>
+      )}
       <div className="page-viewer__stage">
         {image ? (
           <div className="page-viewer__page-frame">

@@ -1,3 +1,4 @@
+import { OcrSettingsSection } from './OcrSettingsSection';
 import { UpdatesSection } from '../updates/UpdatesSection';
 import { THEME_CHOICES, type ThemeChoice } from './theme';
 import { useSettingsStore } from './settingsStore';
@@ -27,6 +28,7 @@ export function SettingsPanel() {
           </label>
         ))}
       </fieldset>
+      <OcrSettingsSection />
       <WebSearchSettings />
       <UpdatesSection />
       <section className="panel-section">

@@ -1,0 +1,53 @@
+import { QuireError } from '../../../shared/errors';
+import { loadSystemOcr, SystemOcrEngine, systemOcrUnavailable } from './systemEngine';
+import { TesseractEngine } from './tesseractEngine';
+import type { OcrEngine } from './types';
+
+/**
+ * Which OCR engine reads pages: `auto` (the default) is Tesseract everywhere, because it is the one
+ * engine that gives word boxes and it was measured best here (DESIGN.md, `npm run bench -- ocr`);
+ * `system` asks for the operating system's engine (macOS Vision), which gives text without boxes.
+ */
+export type OcrEngineChoice = 'auto' | 'tesseract' | 'system';
+
+export interface EngineEnvironment {
+  platform: NodeJS.Platform;
+  /** Loads the system OCR module; injectable so the choice can be tested off macOS. */
+  loadSystem: () => ConstructorParameters<typeof SystemOcrEngine>[0] | null;
+}
+
+const defaultEnvironment: EngineEnvironment = { platform: process.platform, loadSystem: loadSystemOcr };
+
+/** The one place that decides which engine reads pages. */
+export function selectOcrEngine(choice: OcrEngineChoice, environment = defaultEnvironment): OcrEngine {
+  switch (choice) {
+    case 'auto':
+    case 'tesseract':
+      return new TesseractEngine();
+    case 'system': {
+      const native = environment.platform === 'darwin' ? environment.loadSystem() : null;
+      if (!native) throw systemOcrUnavailable(environment.platform);
+      return new SystemOcrEngine(native);
+    }
+    default:
+      throw new QuireError('invalid_input', `No OCR engine "${String(choice)}".`);
+  }
+}
+
+/** The engine id a choice resolves to, without starting it (cache keys, settings shown to the user). */
+export function ocrEngineId(choice: OcrEngineChoice): string {
+  return choice === 'system' ? 'system' : 'tesseract';
+}
+
+/** The engines this machine can offer. */
+export function availableOcrEngines(
+  environment = defaultEnvironment,
+): Array<{ id: OcrEngineChoice; label: string }> {
+  const engines: Array<{ id: OcrEngineChoice; label: string }> = [
+    { id: 'tesseract', label: 'Tesseract 5 (WebAssembly)' },
+  ];
+  if (environment.platform === 'darwin' && environment.loadSystem()) {
+    engines.push({ id: 'system', label: 'macOS Vision (no word boxes)' });
+  }
+  return engines;
+}

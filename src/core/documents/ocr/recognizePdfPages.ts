@@ -1,0 +1,103 @@
+import { QuireError, toErrorInfo } from '../../../shared/errors';
+import { PdfPageDrawer } from '../render/pdfPageDrawer';
+import { ocrEngineId, type OcrEngineChoice } from './ocrEngines';
+import type { OcrKey, OcrPageRecord, OcrStore } from './ocrStore';
+import { failedRecord, recognizePage } from './recognizePage';
+import { OCR_DPI } from './tesseractEngine';
+import type { OcrEngine } from './types';
+
+/**
+ * Pages are drawn for OCR at about 300 dpi; a huge page (a poster, a 2400 dpi scan's sheet) is
+ * capped at this long edge, which keeps a page under ~25 megapixels and a few hundred MB of work.
+ */
+export const MAX_OCR_LONG_EDGE = 6000;
+
+/** The long edge, in pixels, a page of this size (points) is drawn at for OCR. */
+export function ocrLongEdge(widthPt: number, heightPt: number): number {
+  const edge = Math.max(widthPt, heightPt);
+  if (!(edge > 0)) return MAX_OCR_LONG_EDGE;
+  return Math.max(16, Math.min(MAX_OCR_LONG_EDGE, Math.round((edge / 72) * OCR_DPI)));
+}
+
+export interface OcrJobOptions {
+  contentHash: string;
+  /** 1-based pages to read; pages already in the store with these settings are skipped. */
+  pages: number[];
+  password?: string;
+  engine: OcrEngineChoice;
+  languages: string[];
+  signal?: AbortSignal;
+}
+
+/** What became of one page, for progress and counts; the text itself is in the store. */
+export interface OcrPageOutcome {
+  page: number;
+  /** Read in an earlier run (or by another copy of the file), not now. */
+  reused: boolean;
+  words: number;
+  confidence: number | null;
+  problem: string | null;
+}
+
+export function ocrKeyOf(options: Pick<OcrJobOptions, 'engine' | 'languages'>): OcrKey {
+  return { engine: ocrEngineId(options.engine), languages: options.languages };
+}
+
+/**
+ * Reads pages of a PDF with OCR into the store, one page at a time, each saved as soon as it is
+ * read. A page the engine fails on is saved as failed (its text is lost, the rest is not); a
+ * cancel or a page that cannot even be drawn stops the job, and the pages done so far stay saved.
+ */
+export async function recognizePdfPages(
+  path: string,
+  options: OcrJobOptions,
+  store: OcrStore,
+  engine: () => Promise<OcrEngine>,
+): Promise<OcrPageOutcome[]> {
+  const key = ocrKeyOf(options);
+  const outcomes: OcrPageOutcome[] = [];
+  let drawer: PdfPageDrawer | null = null;
+  try {
+    for (const page of options.pages) {
+      options.signal?.throwIfAborted();
+      const stored = await store.get(options.contentHash, page, key);
+      if (stored) {
+        outcomes.push(outcomeOf(page, stored, true));
+        continue;
+      }
+      drawer ??= await PdfPageDrawer.open(path, options.password);
+      if (!(await drawer.hasPage(page))) {
+        throw new QuireError('invalid_input', `Page ${page} does not exist in ${path}.`);
+      }
+      const size = await drawer.pageSize(page);
+      const longEdge = ocrLongEdge(size.width, size.height);
+      const raster = await drawer.drawFull(page, longEdge);
+      let record: OcrPageRecord;
+      try {
+        record = await recognizePage(await engine(), raster, {
+          languages: key.languages,
+          dpi: (raster.width / Math.max(1, size.width)) * 72,
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+      } catch (error) {
+        if (options.signal?.aborted || toErrorInfo(error).code === 'cancelled') throw error;
+        record = failedRecord(key.engine, key.languages, toErrorInfo(error).message);
+      }
+      await store.put(options.contentHash, page, record);
+      outcomes.push(outcomeOf(page, record, false));
+    }
+    return outcomes;
+  } finally {
+    await drawer?.close();
+  }
+}
+
+function outcomeOf(page: number, record: OcrPageRecord, reused: boolean): OcrPageOutcome {
+  return {
+    page,
+    reused,
+    words: record.lines.reduce((sum, line) => sum + line.length, 0),
+    confidence: record.confidence,
+    problem: record.problem,
+  };
+}

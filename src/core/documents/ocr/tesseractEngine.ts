@@ -1,0 +1,226 @@
+import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { copyFile, mkdir, rename } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { createWorker, OEM, type Worker as TesseractWorker } from 'tesseract.js';
+import { QuireError } from '../../../shared/errors';
+import { encodeGreyPng } from './greyPng';
+import type {
+  GreyImage,
+  OcrEngine,
+  OrientationGuess,
+  QuarterTurn,
+  RecognizedLine,
+  RecognizedPage,
+  RecognizeOptions,
+} from './types';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * Languages whose Tesseract data can ship as `@tesseract.js-data/<code>` packages; those installed
+ * are offered. The data always comes from node_modules: tesseract.js fetches from a CDN only when
+ * no `langPath` is given, and every worker here is given one.
+ */
+export const TESSERACT_LANGUAGES: Readonly<Record<string, string>> = {
+  eng: 'English',
+  fra: 'French',
+  deu: 'German',
+  spa: 'Spanish',
+  ita: 'Italian',
+  por: 'Portuguese',
+  nld: 'Dutch',
+};
+
+// The LSTM-only "best_int" models: the smaller and faster of the two builds each package holds.
+const RECOGNITION_DATA = '4.0.0_best_int';
+// Orientation detection uses the legacy engine's `osd` model.
+const ORIENTATION_DATA = '4.0.0';
+// Tesseract's own automatic page segmentation (the CLI's default); the API's default reads one block.
+const PSM_AUTO = '3';
+// Tesseract's diagnostics ("Too few characters", resolution guesses) go nowhere instead of stderr.
+const QUIET = '/dev/null';
+// Pages are drawn for OCR at this resolution; telling Tesseract saves it a guess (and a log line).
+export const OCR_DPI = 300;
+
+/** The folder holding `<code>.traineddata.gz` for one language, or null when it is not installed. */
+export function tesseractDataDir(code: string, build: string = RECOGNITION_DATA): string | null {
+  if (!/^[a-z]{3}(?:_[a-z]+)?$/.test(code)) return null;
+  try {
+    const dir = join(dirname(require.resolve(`@tesseract.js-data/${code}/package.json`)), build);
+    return existsSync(join(dir, `${code}.traineddata.gz`)) ? dir : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * tesseract.js reads every language from one folder, and each language is its own package: for a
+ * mix, their files are copied side by side into a temporary folder (a few MB each).
+ */
+async function sideBySide(codes: readonly string[], dirs: readonly string[]): Promise<string> {
+  const folder = join(tmpdir(), `quire-ocr-${codes.join('+')}`);
+  await mkdir(folder, { recursive: true });
+  for (const [at, code] of codes.entries()) {
+    const target = join(folder, `${code}.traineddata.gz`);
+    if (existsSync(target)) continue;
+    // Copied under a temporary name first: another thread may be reading the folder already.
+    const partial = `${target}.${randomBytes(4).toString('hex')}`;
+    await copyFile(join(dirs[at]!, `${code}.traineddata.gz`), partial);
+    await rename(partial, target);
+  }
+  return folder;
+}
+
+interface TesseractWord {
+  text: string;
+  confidence: number;
+  bbox: { x0: number; y0: number; x1: number; y1: number };
+}
+
+interface TesseractBlocks {
+  blocks: Array<{ paragraphs: Array<{ lines: Array<{ words: TesseractWord[] }> }> }> | null;
+  rotateRadians?: number | null;
+}
+
+/**
+ * Tesseract 5 compiled to WebAssembly (tesseract.js), reading in its own thread. Each instance keeps
+ * one recognizer (for the languages last asked) and, once needed, one orientation detector.
+ */
+export class TesseractEngine implements OcrEngine {
+  readonly id = 'tesseract';
+  readonly label = 'Tesseract 5 (WebAssembly)';
+  readonly wordBoxes = true;
+  private recognizer: { languages: string; worker: Promise<TesseractWorker> } | null = null;
+  private orientation: Promise<TesseractWorker> | null = null;
+  private disposed = false;
+
+  languages(): string[] {
+    return Object.keys(TESSERACT_LANGUAGES).filter((code) => tesseractDataDir(code) !== null);
+  }
+
+  async recognize(image: GreyImage, options: RecognizeOptions): Promise<RecognizedPage> {
+    const worker = await this.recognizerFor(options.languages);
+    options.signal?.throwIfAborted();
+    const result = await this.abortable(
+      worker.recognize(
+        encodeGreyPng(image),
+        { rotateAuto: true },
+        { text: false, blocks: true, hocr: false, tsv: false },
+      ),
+      options.signal,
+    );
+    const data = result.data as unknown as TesseractBlocks;
+    const lines: RecognizedLine[] = [];
+    for (const block of data.blocks ?? []) {
+      for (const paragraph of block.paragraphs) {
+        for (const line of paragraph.lines) {
+          const words = line.words
+            .filter((word) => word.text.trim() !== '')
+            .map((word) => ({
+              text: word.text.trim(),
+              box: {
+                x: word.bbox.x0,
+                y: word.bbox.y0,
+                width: Math.max(0, word.bbox.x1 - word.bbox.x0),
+                height: Math.max(0, word.bbox.y1 - word.bbox.y0),
+              },
+              confidence: Math.min(1, Math.max(0, word.confidence / 100)),
+            }));
+          if (words.length > 0) lines.push({ words });
+        }
+      }
+    }
+    return { lines, deskewRadians: data.rotateRadians ?? 0 };
+  }
+
+  async detectOrientation(image: GreyImage, signal?: AbortSignal): Promise<OrientationGuess | null> {
+    this.orientation ??= this.start(async () => {
+      const langPath = tesseractDataDir('osd', ORIENTATION_DATA);
+      if (!langPath) throw new QuireError('unsupported', 'The orientation model (osd) is not installed.');
+      const worker = await createWorker('osd', OEM.TESSERACT_ONLY, {
+        langPath,
+        cacheMethod: 'none',
+        legacyCore: true,
+        legacyLang: true,
+      });
+      await worker.setParameters({ debug_file: QUIET });
+      return worker;
+    });
+    const worker = await this.orientation;
+    signal?.throwIfAborted();
+    const { data } = await this.abortable(worker.detect(encodeGreyPng(image)), signal);
+    const degrees = data.orientation_degrees;
+    if (degrees === null || data.orientation_confidence === null) return null;
+    // Tesseract reports how far the text is turned; turning the image back by that much makes it upright.
+    return { turn: (((degrees % 360) + 360) % 360) as QuarterTurn, confidence: data.orientation_confidence };
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const workers = [this.recognizer?.worker, this.orientation];
+    this.recognizer = null;
+    this.orientation = null;
+    for (const worker of workers) await (await worker?.catch(() => null))?.terminate().catch(() => undefined);
+  }
+
+  private async recognizerFor(languages: readonly string[]): Promise<TesseractWorker> {
+    const wanted = languages.length > 0 ? [...languages] : ['eng'];
+    const key = wanted.join('+');
+    if (this.recognizer?.languages === key) return this.recognizer.worker;
+    const previous = this.recognizer?.worker;
+    const dirs = wanted.map((code) => tesseractDataDir(code));
+    const missing = wanted.filter((_, at) => dirs[at] === null);
+    if (missing.length > 0) {
+      throw new QuireError(
+        'unsupported',
+        `OCR has no data for ${missing.join(', ')}; available: ${this.languages().join(', ')}.`,
+      );
+    }
+    this.recognizer = {
+      languages: key,
+      worker: this.start(async () => {
+        const langPath = wanted.length === 1 ? dirs[0]! : await sideBySide(wanted, dirs as string[]);
+        const worker = await createWorker(wanted, OEM.LSTM_ONLY, { langPath, cacheMethod: 'none' });
+        await worker.setParameters({ tessedit_pageseg_mode: PSM_AUTO as never, debug_file: QUIET });
+        return worker;
+      }),
+    };
+    await (await previous?.catch(() => null))?.terminate().catch(() => undefined);
+    return this.recognizer.worker;
+  }
+
+  private start(create: () => Promise<TesseractWorker>): Promise<TesseractWorker> {
+    if (this.disposed) return Promise.reject(new QuireError('cancelled', 'OCR is closed.'));
+    const started = create().catch((error: unknown) => {
+      throw error instanceof QuireError
+        ? error
+        : new QuireError('unsupported', `Tesseract could not start: ${String(error)}`);
+    });
+    started.catch(() => undefined);
+    return started;
+  }
+
+  /**
+   * tesseract.js cannot stop a page midway; an abort ends the wait and ends the worker, so a
+   * cancelled page never holds the engine (the next page starts a fresh one).
+   */
+  private async abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    if (!signal) return work;
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => {
+        void this.dispose().then(() => (this.disposed = false));
+        reject(new QuireError('cancelled', 'Cancelled.'));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([work, aborted]);
+    } finally {
+      signal.removeEventListener('abort', onAbort!);
+    }
+  }
+}

@@ -1,0 +1,200 @@
+import { basename } from 'node:path';
+import type { DocumentOcr } from '../../shared/domain/library';
+import { isAbortError, toErrorInfo } from '../../shared/errors';
+import type { DocumentPool } from '../documents/pool/documentPool';
+import type { OcrSource } from '../documents/pool/protocol';
+import type { OcrStore } from '../documents/ocr/ocrStore';
+import { failedRecord } from '../documents/ocr/recognizePage';
+import type { RecognizedText } from '../index/content/recognizedText';
+import type { DocumentCatalog } from '../index/documents/documentCatalog';
+import type { IndexedDocument } from '../index/records';
+import type { OcrSettingsStore } from './ocrSettingsStore';
+import type { ProgressMeter } from './progressMeter';
+import type { Scheduler } from './scheduler';
+import type { PageTranscriber } from './pageTranscriber';
+
+/** Where OCR results are kept and the settings in force. */
+export interface OcrSetup {
+  store: OcrStore;
+  settings: Pick<OcrSettingsStore, 'current' | 'key'>;
+  /** Reads poorly recognised pages again with a vision model, when one is available. */
+  transcriber?: PageTranscriber;
+}
+
+/** The OCR results this content's readers take, with the settings in force. */
+export function ocrSourceOf(setup: OcrSetup, contentHash: string): OcrSource {
+  const { engine, languages } = setup.settings.current;
+  return { storeRoot: setup.store.root, contentHash, engine, languages: [...languages] };
+}
+
+export interface PageRecognitionDeps extends OcrSetup {
+  documents: Pick<DocumentCatalog, 'indexedWithContent' | 'list'>;
+  recognized: RecognizedText;
+  pool: Pick<DocumentPool, 'ocr' | 'parse'>;
+  password: (documentId: string) => Promise<string | undefined>;
+  /** The real path to read a library file from; throws when the path policy no longer allows it. */
+  readablePath: (path: string) => Promise<string>;
+  scheduler: Scheduler;
+  /** Counts pages still to recognise. */
+  meter: Pick<ProgressMeter, 'recognitionAdded' | 'pagesRecognized' | 'recognitionFinished'>;
+  /** The file being read now, and a nudge to report progress. */
+  working: (path: string) => void;
+  changed: () => void;
+  /** A document's OCR summary changed (for the library list). */
+  onSummary: (documentId: string, summary: DocumentOcr | null) => void;
+  /** Chunks were rewritten: the full-text index wants tidying after the batch. */
+  onTextChanged: () => void;
+}
+
+/**
+ * OCR of scanned pages, run after every queued file's text and before embeddings: the pages are
+ * read in the worker pool, each result saved as it comes (so a run killed midway redoes only the
+ * pages it had not finished), then the file's text is read again with them and replaces the
+ * stored text in one write. A page OCR fails on costs that page's text, never the file.
+ */
+export class PageRecognition {
+  constructor(private readonly deps: PageRecognitionDeps) {}
+
+  /** Queues OCR of this content's waiting pages, once. */
+  queue(contentHash: string, pages: number): void {
+    const { scheduler, recognized, meter, settings, changed } = this.deps;
+    const key = recognitionKey(contentHash);
+    if (!settings.current.enabled || pages <= 0) return;
+    if (scheduler.queued(key) || scheduler.isRunning(key)) return;
+    recognized.expectText(contentHash);
+    meter.recognitionAdded(pages);
+    let left = pages;
+    scheduler.add(
+      {
+        key,
+        run: async (signal) => {
+          try {
+            await this.recognize(contentHash, signal, (done) => {
+              left = Math.max(0, left - done);
+              meter.pagesRecognized(done);
+              changed();
+            });
+          } finally {
+            if (!scheduler.queued(key)) recognized.textSettled(contentHash);
+            meter.recognitionFinished(left);
+            changed();
+          }
+        },
+        dropped: () => {
+          recognized.textSettled(contentHash);
+          meter.recognitionFinished(left);
+        },
+      },
+      'background',
+    );
+  }
+
+  /** Content an earlier run did not finish reading (it stopped or crashed), or read with other settings. */
+  async queueMissing(): Promise<void> {
+    const { recognized, settings } = this.deps;
+    if (!settings.current.enabled) return;
+    try {
+      for (const hash of await recognized.contentAwaitingOcr(settings.key)) {
+        if (!this.owner(hash)) continue;
+        this.queue(hash, (await recognized.pagesAwaitingOcr(hash, settings.key)).length);
+      }
+    } catch (error) {
+      console.error('quire: could not look for pages waiting for OCR', error);
+    }
+  }
+
+  private async recognize(
+    contentHash: string,
+    signal: AbortSignal,
+    onPages: (count: number) => void,
+  ): Promise<void> {
+    const { recognized, settings, pool } = this.deps;
+    const owner = this.owner(contentHash);
+    if (!owner || !settings.current.enabled) return;
+    const pages = await recognized.pagesAwaitingOcr(contentHash, settings.key);
+    if (pages.length === 0) return;
+    this.deps.working(owner.path);
+    const password = await this.deps.password(owner.id);
+    const source = ocrSourceOf(this.deps, contentHash);
+    const job = { ocr: source, signal, ...(password ? { password } : {}) };
+    let readable: string;
+    try {
+      // Through the path policy, as the text was: the file may now be a link leading out of the library.
+      readable = await this.deps.readablePath(owner.path);
+    } catch (error) {
+      console.error(`quire: ${owner.path} can no longer be read for OCR`, error);
+      return;
+    }
+    try {
+      await pool.ocr(readable, { ...job, pages, onPages: (outcomes) => onPages(outcomes.length) });
+    } catch (error) {
+      if (isAbortError(error) || signal.aborted) return;
+      // A batch timed out or its worker died: the pages it finished are saved; the rest go one by one.
+      await this.onePageAtATime(readable, pages, job, onPages);
+    }
+    if (signal.aborted) return;
+    await this.deps.transcriber
+      ?.transcribeWeakPages({ id: owner.id, path: readable }, pages, source, signal)
+      .catch((error: unknown) => {
+        if (!isAbortError(error)) console.error('quire: vision transcription failed', error);
+      });
+    try {
+      const parsed = await pool.parse(readable, { kind: owner.kind, ...job });
+      if (signal.aborted || this.owner(contentHash)?.id !== owner.id) return;
+      await recognized.replaceText(contentHash, parsed, basename(owner.path));
+      this.deps.onTextChanged();
+    } catch (error) {
+      if (isAbortError(error) || signal.aborted) return;
+      console.error(`quire: the text of ${owner.path} could not be updated with OCR`, error);
+    }
+    await this.publishSummary(contentHash);
+  }
+
+  private async onePageAtATime(
+    path: string,
+    pages: number[],
+    job: { ocr: OcrSource; signal: AbortSignal; password?: string },
+    onPages: (count: number) => void,
+  ): Promise<void> {
+    const { store, pool } = this.deps;
+    const key = { engine: this.deps.settings.key.engine, languages: job.ocr.languages };
+    for (const page of pages) {
+      if (job.signal.aborted) return;
+      if (await store.get(job.ocr.contentHash, page, key)) continue;
+      try {
+        await pool.ocr(path, { ...job, pages: [page] });
+      } catch (error) {
+        if (isAbortError(error) || job.signal.aborted) return;
+        await store
+          .put(job.ocr.contentHash, page, failedRecord(key.engine, key.languages, toErrorInfo(error).message))
+          .catch((writeError: unknown) =>
+            console.error('quire: could not record a failed OCR page', writeError),
+          );
+      }
+      onPages(1);
+    }
+  }
+
+  /** Tells the library how the pages of every file with this content were read. */
+  async publishSummary(contentHash: string): Promise<void> {
+    const { recognized, documents, settings } = this.deps;
+    try {
+      const summary = await recognized.ocrSummary(contentHash, settings.key);
+      for (const doc of documents.list()) {
+        if (doc.contentHash === contentHash && doc.state === 'indexed') this.deps.onSummary(doc.id, summary);
+      }
+    } catch (error) {
+      console.error('quire: could not summarise OCR', error);
+    }
+  }
+
+  /** An indexed PDF with this content, whose path and password OCR reads from. */
+  private owner(contentHash: string): IndexedDocument | null {
+    const owner = this.deps.documents.indexedWithContent(contentHash);
+    return owner?.kind === 'pdf' ? owner : null;
+  }
+}
+
+function recognitionKey(contentHash: string): string {
+  return `ocr:${contentHash}`;
+}
