@@ -21,8 +21,6 @@ export const ERROR_CODES = [
   'unsupported',
   /** A format Quire lists but does not read; the message says what to do (e.g. save it as .docx). */
   'unsupported_format',
-  /** A picture whose text waits for text recognition. */
-  'awaiting_ocr',
   'internal',
 ] as const;
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument } from '../../src/core/documents/parseDocument';
 import { readDocx } from '../../src/core/documents/readers/docx/readDocx';
 import { readEpub } from '../../src/core/documents/readers/epub/readEpub';
-import { documentKindOf, FORMAT_READERS } from '../../src/core/documents/readers/formatReaders';
+import { documentKindOf, FORMAT_READERS, readerFor } from '../../src/core/documents/readers/formatReaders';
 import { readHtml } from '../../src/core/documents/readers/html/readHtml';
 import { readOdf } from '../../src/core/documents/readers/odf/readOdf';
 import { readPptx } from '../../src/core/documents/readers/pptx/readPptx';
@@ -13,6 +13,10 @@ import type { Block, StructuredDocument } from '../../src/core/documents/structu
 import type { ParsedDocument } from '../../src/core/documents/types';
 import { DocumentKind } from '../../src/shared/domain/library';
 import { QuireError } from '../../src/shared/errors';
+import sharp from 'sharp';
+import { OcrStore } from '../../src/core/documents/ocr/ocrStore';
+import { TesseractEngine } from '../../src/core/documents/ocr/tesseractEngine';
+import { PageImageStore } from '../../src/core/documents/render/pageImageStore';
 import { corpusDir, tempDir } from '../helpers/shared';
 import { writeZip } from '../helpers/zipWriter';
 
@@ -188,11 +192,50 @@ describe('pictures', () => {
   });
   afterAll(() => dir.cleanup());
 
-  it('wait for text recognition, counting every frame of a TIFF', async () => {
-    const error = await failure(parse(file('2206.01062.tif')));
-    expect(error.code).toBe('awaiting_ocr');
-    expect(error.details).toEqual({ pages: 2 });
-    expect((await failure(parse(file('webp-test.webp')))).code).toBe('awaiting_ocr');
+  it('are pages that wait for OCR, one per TIFF frame, and OCR reads them onto the picture', async () => {
+    const tiff = file('2206.01062.tif');
+    const before = await parse(tiff);
+    expect(before.pages.map((page) => [page.needsOcr, page.text, page.textSource?.method])).toEqual([
+      [true, '', 'none'],
+      [true, '', 'none'],
+    ]);
+    expect((await parse(file('webp-test.webp'))).pages).toHaveLength(1);
+
+    const results = new OcrStore(join(dir.path, 'ocr'));
+    const engine = new TesseractEngine();
+    const contentHash = 'cd'.repeat(32);
+    try {
+      const [outcome] = await readerFor('image').recognizePages!(
+        tiff,
+        { contentHash, pages: [1], engine: 'auto', languages: ['eng'] },
+        results,
+        async () => engine,
+      );
+      expect(outcome).toMatchObject({ page: 1, reused: false, problem: null });
+    } finally {
+      await engine.dispose();
+    }
+    const ocr = await results.all(contentHash, { engine: 'tesseract', languages: ['eng'] });
+    const after = await parseDocument(tiff, { kind: 'image', ocr });
+    const page = after.pages[0]!;
+    expect(page.text).toContain('DocLayNet');
+    expect(page.textSource).toMatchObject({ method: 'ocr', engine: 'tesseract' });
+    expect(after.pages[1]!.textSource?.method).toBe('none');
+    const chunk = after.chunks.find((candidate) => candidate.text.includes('DocLayNet'))!;
+    for (const box of chunk.boxes) {
+      expect(box.x + box.width).toBeLessThanOrEqual(page.width + 0.01);
+      expect(box.y + box.height).toBeLessThanOrEqual(page.height + 0.01);
+    }
+
+    // The page image is the picture itself, upright, at the asked size.
+    const store = new PageImageStore(join(dir.path, 'images'));
+    const [image] = await readerFor('image').drawPages!(
+      tiff,
+      { contentHash, pages: [2], longEdge: 800 },
+      store,
+    );
+    const drawn = await sharp(store.absolutePath(image!.full)).metadata();
+    expect([drawn.width, drawn.height]).toEqual([Math.round((612 / 792) * 800), 800]);
   });
 
   it('fail with the reason when damaged', async () => {

@@ -3,6 +3,7 @@ import type { DocumentKind, DocumentOcr, DocumentState } from '../../shared/doma
 import { isAbortError, toErrorInfo } from '../../shared/errors';
 import type { OcrSource } from '../documents/pool/protocol';
 import { ocrKeyOf } from '../documents/ocr/recognizePdfPages';
+import { recognizesPages } from '../documents/readers/formatReaders';
 import type { ParsedDocument } from '../documents/types';
 import type { RecognizedText } from '../index/content/recognizedText';
 import type { ContentStore, PageImageSlots } from '../index/content/indexContent';
@@ -61,7 +62,7 @@ export type FailureOutcome =
   | { kind: 'cancelled' }
   | {
       kind: 'final';
-      state: Extract<DocumentState, 'needsPassword' | 'failed' | 'unsupported' | 'awaitingOcr'>;
+      state: Extract<DocumentState, 'needsPassword' | 'failed' | 'unsupported'>;
       message: string;
     }
   | { kind: 'retry'; message: string };
@@ -109,7 +110,7 @@ export class FileIngestion {
         kind: file.kind,
         signal,
         ...(password ? { password } : {}),
-        ...(file.kind === 'pdf' && ocrSource ? { ocr: ocrSource } : {}),
+        ...(recognizesPages(file.kind) && ocrSource ? { ocr: ocrSource } : {}),
       });
       signal.throwIfAborted();
       await content.put(contentHash, parsed, [], { fileName: basename(file.path) });
@@ -121,7 +122,7 @@ export class FileIngestion {
     const pages = record.pages ?? 0;
     // Content just read has no images yet; reused content may have them already.
     const pagesWithoutImages = reused ? await content.pagesWithoutImages(contentHash) : pages;
-    const source = file.kind === 'pdf' ? this.deps.ocr(contentHash) : null;
+    const source = recognizesPages(file.kind) ? this.deps.ocr(contentHash) : null;
     const key = source ? ocrKeyOf(source) : null;
     const pagesAwaitingOcr = key ? (await recognized.pagesAwaitingOcr(contentHash, key)).length : 0;
     const ocr = key ? await recognized.ocrSummary(contentHash, key) : null;
@@ -131,7 +132,7 @@ export class FileIngestion {
   /** Records an end state in the index too, so a restart does not retry an unchanged file. */
   async recordFailure(
     file: FileToIngest,
-    state: 'needsPassword' | 'failed' | 'quarantined' | 'unsupported' | 'awaitingOcr',
+    state: 'needsPassword' | 'failed' | 'quarantined' | 'unsupported',
     error: string,
   ): Promise<void> {
     await this.deps.documents
@@ -166,7 +167,6 @@ export function classifyFailure(error: unknown, signal: AbortSignal): FailureOut
   }
   if (info.code === 'unsupported_format')
     return { kind: 'final', state: 'unsupported', message: info.message };
-  if (info.code === 'awaiting_ocr') return { kind: 'final', state: 'awaitingOcr', message: info.message };
   if (info.code === 'unsupported' || info.code === 'invalid_input' || info.code === 'not_readable') {
     return { kind: 'final', state: 'failed', message: info.message };
   }

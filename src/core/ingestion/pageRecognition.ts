@@ -1,10 +1,11 @@
 import { basename } from 'node:path';
-import type { DocumentOcr } from '../../shared/domain/library';
+import type { DocumentKind, DocumentOcr } from '../../shared/domain/library';
 import { isAbortError, toErrorInfo } from '../../shared/errors';
 import type { DocumentPool } from '../documents/pool/documentPool';
 import type { OcrSource } from '../documents/pool/protocol';
 import type { OcrStore } from '../documents/ocr/ocrStore';
 import { failedRecord } from '../documents/ocr/recognizePage';
+import { recognizesPages } from '../documents/readers/formatReaders';
 import type { RecognizedText } from '../index/content/recognizedText';
 import type { DocumentCatalog } from '../index/documents/documentCatalog';
 import type { IndexedDocument } from '../index/records';
@@ -116,7 +117,7 @@ export class PageRecognition {
     this.deps.working(owner.path);
     const password = await this.deps.password(owner.id);
     const source = ocrSourceOf(this.deps, contentHash);
-    const job = { ocr: source, signal, ...(password ? { password } : {}) };
+    const job = { kind: owner.kind, ocr: source, signal, ...(password ? { password } : {}) };
     let readable: string;
     try {
       // Through the path policy, as the text was: the file may now be a link leading out of the library.
@@ -139,7 +140,7 @@ export class PageRecognition {
         if (!isAbortError(error)) console.error('quire: vision transcription failed', error);
       });
     try {
-      const parsed = await pool.parse(readable, { kind: owner.kind, ...job });
+      const parsed = await pool.parse(readable, job);
       if (signal.aborted || this.owner(contentHash)?.id !== owner.id) return;
       await recognized.replaceText(contentHash, parsed, basename(owner.path));
       this.deps.onTextChanged();
@@ -153,7 +154,7 @@ export class PageRecognition {
   private async onePageAtATime(
     path: string,
     pages: number[],
-    job: { ocr: OcrSource; signal: AbortSignal; password?: string },
+    job: { kind: DocumentKind; ocr: OcrSource; signal: AbortSignal; password?: string },
     onPages: (count: number) => void,
   ): Promise<void> {
     const { store, pool } = this.deps;
@@ -188,10 +189,10 @@ export class PageRecognition {
     }
   }
 
-  /** An indexed PDF with this content, whose path and password OCR reads from. */
+  /** An indexed document with this content whose pages OCR reads (a PDF, a picture), and its path and password. */
   private owner(contentHash: string): IndexedDocument | null {
     const owner = this.deps.documents.indexedWithContent(contentHash);
-    return owner?.kind === 'pdf' ? owner : null;
+    return owner && recognizesPages(owner.kind) ? owner : null;
   }
 }
 

@@ -22,8 +22,7 @@ export type DocumentKind = z.infer<typeof DocumentKind>;
 /**
  * Where a file is in its life: `listed` (seen, page count read), `queued`/`indexing` (ingestion),
  * `indexed`, or one of the end states that need the user: `needsPassword`, `failed`, `quarantined`,
- * `unsupported` (a format Quire does not read; the error says what to do), `awaitingOcr` (a picture
- * whose text waits for text recognition).
+ * `unsupported` (a format Quire does not read; the error says what to do).
  */
 export const DocumentState = z.enum([
   'listed',
@@ -34,7 +33,6 @@ export const DocumentState = z.enum([
   'failed',
   'quarantined',
   'unsupported',
-  'awaitingOcr',
 ]);
 export type DocumentState = z.infer<typeof DocumentState>;
 

@@ -5,6 +5,7 @@ import type { OcrKey, OcrPageRecord, OcrStore } from './ocrStore';
 import { failedRecord, recognizePage } from './recognizePage';
 import { OCR_DPI } from './tesseractEngine';
 import type { OcrEngine } from './types';
+import type { RasterPage } from '../render/raster';
 
 /**
  * Pages are drawn for OCR at about 300 dpi; a huge page (a poster, a 2400 dpi scan's sheet) is
@@ -43,20 +44,53 @@ export function ocrKeyOf(options: Pick<OcrJobOptions, 'engine' | 'languages'>): 
   return { engine: ocrEngineId(options.engine), languages: options.languages };
 }
 
-/**
- * Reads pages of a PDF with OCR into the store, one page at a time, each saved as soon as it is
- * read. A page the engine fails on is saved as failed (its text is lost, the rest is not); a
- * cancel or a page that cannot even be drawn stops the job, and the pages done so far stay saved.
- */
-export async function recognizePdfPages(
+/** Where OCR gets its pages from: a PDF, or a picture's frames. */
+export interface OcrPageSource {
+  /** The page's size in points as shown. Throws when the page does not exist. */
+  pageSize(page: number): Promise<{ width: number; height: number }>;
+  /** The page drawn for OCR, at its size in points `size`. */
+  draw(page: number, size: { width: number; height: number }): Promise<RasterPage>;
+  close(): Promise<void>;
+}
+
+/** Reads pages of a PDF with OCR into the store; see recognizePages. */
+export function recognizePdfPages(
   path: string,
+  options: OcrJobOptions,
+  store: OcrStore,
+  engine: () => Promise<OcrEngine>,
+): Promise<OcrPageOutcome[]> {
+  const openPdf = async (): Promise<OcrPageSource> => {
+    const drawer = await PdfPageDrawer.open(path, options.password);
+    return {
+      pageSize: async (page) => {
+        if (!(await drawer.hasPage(page))) {
+          throw new QuireError('invalid_input', `Page ${page} does not exist in ${path}.`);
+        }
+        return drawer.pageSize(page);
+      },
+      draw: (page, size) => drawer.drawFull(page, ocrLongEdge(size.width, size.height)),
+      close: () => drawer.close(),
+    };
+  };
+  return recognizePages(openPdf, options, store, engine);
+}
+
+/**
+ * Reads pages with OCR into the store, one page at a time, each saved as soon as it is read. A page
+ * the engine fails on is saved as failed (its text is lost, the rest is not); a cancel or a page that
+ * cannot even be drawn stops the job, and the pages done so far stay saved. The source is opened only
+ * when a page is not in the store yet.
+ */
+export async function recognizePages(
+  openSource: () => Promise<OcrPageSource>,
   options: OcrJobOptions,
   store: OcrStore,
   engine: () => Promise<OcrEngine>,
 ): Promise<OcrPageOutcome[]> {
   const key = ocrKeyOf(options);
   const outcomes: OcrPageOutcome[] = [];
-  let drawer: PdfPageDrawer | null = null;
+  let source: OcrPageSource | null = null;
   try {
     for (const page of options.pages) {
       options.signal?.throwIfAborted();
@@ -65,13 +99,9 @@ export async function recognizePdfPages(
         outcomes.push(outcomeOf(page, stored, true));
         continue;
       }
-      drawer ??= await PdfPageDrawer.open(path, options.password);
-      if (!(await drawer.hasPage(page))) {
-        throw new QuireError('invalid_input', `Page ${page} does not exist in ${path}.`);
-      }
-      const size = await drawer.pageSize(page);
-      const longEdge = ocrLongEdge(size.width, size.height);
-      const raster = await drawer.drawFull(page, longEdge);
+      source ??= await openSource();
+      const size = await source.pageSize(page);
+      const raster = await source.draw(page, size);
       let record: OcrPageRecord;
       try {
         record = await recognizePage(await engine(), raster, {
@@ -88,7 +118,7 @@ export async function recognizePdfPages(
     }
     return outcomes;
   } finally {
-    await drawer?.close();
+    await source?.close();
   }
 }
 

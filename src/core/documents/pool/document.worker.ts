@@ -3,7 +3,7 @@ import { QuireError, toErrorInfo } from '../../../shared/errors';
 import type { DocumentKind } from '../../../shared/domain/library';
 import { selectOcrEngine } from '../ocr/ocrEngines';
 import { OcrStore } from '../ocr/ocrStore';
-import { ocrKeyOf, recognizePdfPages } from '../ocr/recognizePdfPages';
+import { ocrKeyOf } from '../ocr/recognizePdfPages';
 import type { OcrEngine } from '../ocr/types';
 import { parseDocument } from '../parseDocument';
 import { readerFor } from '../readers/formatReaders';
@@ -48,8 +48,11 @@ async function run(job: DocumentJob) {
     });
   }
   if (job.type === 'ocr') {
+    const reader = readerFor(job.kind);
+    if (!reader.recognizePages)
+      throw new QuireError('unsupported', `Pages of ${job.kind} documents are not read by OCR.`);
     try {
-      return await recognizePdfPages(
+      return await reader.recognizePages(
         job.path,
         {
           contentHash: job.ocr.contentHash,

@@ -16,7 +16,7 @@ export interface OcrSource {
 /** Messages between the document pool and its worker threads. */
 export type DocumentJob =
   | { type: 'parse'; path: string; kind: DocumentKind; password?: string; ocr?: OcrSource }
-  | { type: 'ocr'; path: string; pages: number[]; password?: string; ocr: OcrSource }
+  | { type: 'ocr'; path: string; kind: DocumentKind; pages: number[]; password?: string; ocr: OcrSource }
   | { type: 'countPages'; path: string; kind: DocumentKind; password?: string }
   | { type: 'pageText'; path: string; kind: DocumentKind; page: number }
   | {

@@ -1,6 +1,8 @@
 import type { DocumentKind } from '../../../shared/domain/library';
 import type { ChunkingOptions } from '../layout/chunker';
-import type { OcrPageRecord } from '../ocr/ocrStore';
+import type { OcrPageRecord, OcrStore } from '../ocr/ocrStore';
+import type { OcrJobOptions, OcrPageOutcome } from '../ocr/recognizePdfPages';
+import type { OcrEngine } from '../ocr/types';
 import type { DrawablePage } from '../render/laidOutRaster';
 import type { PageImageStore } from '../render/pageImageStore';
 import type { PageImageRef, ParsedDocument } from '../types';
@@ -42,4 +44,14 @@ export interface FormatReader {
    * what the viewer shows as formatted text until an image exists. Absent for PDF and pictures.
    */
   layOut?(path: string, signal?: AbortSignal): Promise<DrawablePage[]>;
+  /**
+   * Reads pages with OCR into the OCR store, for formats whose pages can hold text only as pixels
+   * (scanned PDFs, pictures); `read` then takes the results through `ReadOptions.ocr`.
+   */
+  recognizePages?(
+    path: string,
+    options: OcrJobOptions,
+    store: OcrStore,
+    engine: () => Promise<OcrEngine>,
+  ): Promise<OcrPageOutcome[]>;
 }

@@ -30,6 +30,25 @@ const pdf: FormatReader = {
   countPages: (path, options) => countPdfPages(path, options.password),
   drawPages: async (path, options, store) =>
     (await import('../render/renderPdfPages')).renderPdfPages(path, options, store),
+  recognizePages: async (path, options, store, engine) =>
+    (await import('../ocr/recognizePdfPages')).recognizePdfPages(path, options, store, engine),
+};
+
+/** Pictures: each frame is a page whose text is what OCR reads on it. */
+const picture: FormatReader = {
+  kind: 'image',
+  extensions: ['.png', '.jpg', '.jpeg', '.tif', '.tiff', '.webp', '.heic', '.heif'],
+  read: async (path, options) =>
+    (await import('./image/readImage')).readImage(path, {
+      ...(options.ocr ? { ocr: options.ocr } : {}),
+      ...withChunking(options),
+    }),
+  countPages: async (path) =>
+    (await (await import('./image/pictureFrames')).inspectPicture(path)).frames.length,
+  drawPages: async (path, options, store) =>
+    (await import('./image/picturePages')).drawPicturePages(path, options, store),
+  recognizePages: async (path, options, store, engine) =>
+    (await import('./image/picturePages')).recognizePicturePages(path, options, store, engine),
 };
 
 /** Markdown and plain text: pages of about 60 lines on a monospace grid, drawn like laid-out pages. */
@@ -85,11 +104,7 @@ export const FORMAT_READERS: readonly FormatReader[] = [
   ),
   refusedReader('ppt', ['.ppt']),
   refusedReader('xls', ['.xls']),
-  {
-    kind: 'image',
-    extensions: ['.png', '.jpg', '.jpeg', '.tif', '.tiff', '.webp', '.heic', '.heif'],
-    read: async (path) => (await import('./image/readImage')).readImage(path),
-  },
+  picture,
 ];
 
 const byKind = new Map(FORMAT_READERS.map((reader) => [reader.kind, reader]));
@@ -116,4 +131,9 @@ export function drawsPages(kind: DocumentKind): boolean {
 /** Whether Quire lays out pages of this kind itself, and so can show them as formatted text. */
 export function laysOutPages(kind: DocumentKind): boolean {
   return readerFor(kind).layOut !== undefined;
+}
+
+/** Whether pages of this kind can hold text only as pixels, which OCR reads. */
+export function recognizesPages(kind: DocumentKind): boolean {
+  return readerFor(kind).recognizePages !== undefined;
 }

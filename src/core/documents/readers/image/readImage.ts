@@ -1,61 +1,71 @@
-import sharp, { type Metadata } from 'sharp';
-import { QuireError } from '../../../../shared/errors';
+import { bodyFontSize, groupBlocks } from '../../layout/blocks';
+import { chunkPages, DEFAULT_CHUNKING, type ChunkingOptions } from '../../layout/chunker';
+import { placePageText } from '../../layout/pageText';
+import { ocrTextLines } from '../../ocr/ocrLines';
+import type { OcrPageRecord } from '../../ocr/ocrStore';
+import type { PageOcr, PageTextSource, ParsedDocument } from '../../types';
+import { inspectPicture } from './pictureFrames';
 
-// About 16k x 16k: larger pictures are refused rather than decoded into gigabytes of memory.
-const LIMIT_PIXELS = 268_402_689;
-
-export interface ImageInfo {
-  format: string;
-  /** Frames: a multi-page TIFF has several, every other picture one. */
-  pages: number;
-  width: number;
-  height: number;
+export interface ReadImageOptions {
+  /** OCR results by page (frame); a frame without one has no text yet. */
+  ocr?: ReadonlyMap<number, OcrPageRecord>;
+  chunking?: ChunkingOptions;
 }
 
 /**
- * Checks a picture (PNG, JPEG, TIFF with all its frames, WebP, HEIC where this system's decoder reads
- * it) with sharp: a damaged or unknown picture fails here with the reason.
+ * A picture's frames as pages whose text is what OCR read on them: every frame needs OCR (its text
+ * exists only as pixels), and until OCR has read it the page is there, with its image, but empty.
+ * The words' boxes come from OCR, so citations highlight them on the picture itself.
  */
-export async function inspectImage(path: string): Promise<ImageInfo> {
-  let metadata: Metadata;
-  try {
-    const image = sharp(path, { failOn: 'error', limitInputPixels: LIMIT_PIXELS });
-    metadata = await image.metadata();
-    // The header can be whole while the pixels are cut off: decoding a small copy finds out.
-    await image.resize(64, 64, { fit: 'inside' }).raw().toBuffer();
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new QuireError('not_found', `The file is gone: ${path}`);
-    if (/\.hei[cf]$/i.test(path)) {
-      throw new QuireError(
-        'unsupported_format',
-        'This HEIC picture cannot be decoded on this system: export it as JPEG (Photos: File > Export) to have it read.',
-      );
-    }
-    throw new QuireError('unsupported', `This picture is damaged or not a picture Quire reads (${reason}).`);
-  }
-  if (!metadata.width || !metadata.height) {
-    throw new QuireError('unsupported', 'This picture has no size: it is damaged.');
-  }
+export async function readImage(path: string, options: ReadImageOptions = {}): Promise<ParsedDocument> {
+  const { frames } = await inspectPicture(path);
+  const read = frames.map((frame) => {
+    const record = options.ocr?.get(frame.page) ?? null;
+    return { frame, record, lines: record ? ocrTextLines(record, frame.widthPt, frame.heightPt) : [] };
+  });
+  const bodySize = bodyFontSize(read.flatMap(({ lines }) => lines));
+  const placed = read.map(({ frame, lines }) =>
+    placePageText({
+      page: frame.page,
+      width: frame.widthPt,
+      height: frame.heightPt,
+      blocks: groupBlocks(lines, bodySize),
+    }),
+  );
   return {
-    format: metadata.format ?? 'image',
-    pages: Math.max(1, metadata.pages ?? 1),
-    width: metadata.width,
-    height: metadata.height,
+    kind: 'image',
+    title: null,
+    pages: placed.map(({ page, width, height, text }, at) => ({
+      page,
+      width,
+      height,
+      text,
+      needsOcr: true,
+      ocrReason: 'missing' as const,
+      textSource: textSourceOf(read[at]!.record),
+    })),
+    chunks: chunkPages(placed, options.chunking ?? DEFAULT_CHUNKING),
   };
 }
 
-/**
- * Pictures hold text only as pixels: they are checked, then wait for text recognition, which reads
- * each frame as a page. Until an engine is available they are listed as waiting, never as indexed.
- */
-export async function readImage(path: string): Promise<never> {
-  const info = await inspectImage(path);
-  const frames = info.pages === 1 ? 'one page' : `${info.pages} pages`;
-  throw new QuireError(
-    'awaiting_ocr',
-    `Waiting for text recognition: this ${info.format.toUpperCase()} picture (${frames}) has no text Quire can search until its text is recognised.`,
-    { pages: info.pages },
-  );
+function textSourceOf(record: OcrPageRecord | null): PageTextSource {
+  if (!record) return { method: 'none' };
+  const words = record.lines.reduce((sum, line) => sum + line.length, 0);
+  const ocr: PageOcr = {
+    reason: 'missing',
+    engine: record.engine,
+    languages: record.languages,
+    confidence: record.confidence,
+    words,
+    problem: record.problem,
+    ...(record.transcription ? { transcribedBy: record.transcription.model } : {}),
+  };
+  if (words === 0) return { method: 'none', ocr };
+  return {
+    method: 'ocr',
+    engine: ocr.transcribedBy ?? ocr.engine,
+    languages: ocr.languages,
+    ...(ocr.confidence === null ? {} : { confidence: ocr.confidence }),
+    ocr,
+  };
 }

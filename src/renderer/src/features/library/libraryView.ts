@@ -15,7 +15,6 @@ export const STATE_LABELS: Record<DocumentState, string> = {
   failed: 'Failed',
   quarantined: 'Quarantined',
   unsupported: 'Not supported',
-  awaitingOcr: 'Awaiting text recognition',
 };
 
 /** Documents of each root, sorted by their path inside it. */
