@@ -15,6 +15,7 @@ import { DocumentKind } from '../../src/shared/domain/library';
 import { QuireError } from '../../src/shared/errors';
 import sharp from 'sharp';
 import { OcrStore } from '../../src/core/documents/ocr/ocrStore';
+import { recognizePages } from '../../src/core/documents/ocr/recognizePdfPages';
 import { TesseractEngine } from '../../src/core/documents/ocr/tesseractEngine';
 import { PageImageStore } from '../../src/core/documents/render/pageImageStore';
 import { corpusDir, tempDir } from '../helpers/shared';
@@ -205,8 +206,9 @@ describe('pictures', () => {
     const engine = new TesseractEngine();
     const contentHash = 'cd'.repeat(32);
     try {
-      const [outcome] = await readerFor('image').recognizePages!(
+      const [outcome] = await recognizePages(
         tiff,
+        () => readerFor('image').pagesForOcr!(tiff, {}),
         { contentHash, pages: [1], engine: 'auto', languages: ['eng'] },
         results,
         async () => engine,

@@ -12,6 +12,7 @@ import { TesseractEngine, tesseractDataDir } from '../../src/core/documents/ocr/
 import type { OcrEngine } from '../../src/core/documents/ocr/types';
 import { parsePdf } from '../../src/core/documents/pdf/parsePdf';
 import { looksGarbled } from '../../src/core/documents/pdf/textLayerCheck';
+import { readerFor, readsScans } from '../../src/core/documents/readers/formatReaders';
 import { corpusDir, tempDir } from '../helpers/shared';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -47,6 +48,13 @@ describe('which pages get OCR', () => {
     expect(looksGarbled(prose)).toBe(false);
     expect(looksGarbled('¤¤§ ¶¶ ©®± ¤¤§ ¶¶ ©®± ¤¤§ ¶¶ ©®± ¤¤§ ¶¶ ©®± ¤¤§ ¶¶ ©®± ¤¤§ ¶¶ ©®±')).toBe(true);
     expect(looksGarbled('xkcd trp bnm qwrt zxcv plk mnb vcx lkj hgf dsp wrt the')).toBe(true);
+  });
+
+  it('reads scans in the formats whose reader can draw their pages for OCR', () => {
+    expect(readsScans('pdf')).toBe(true);
+    expect(readerFor('pdf').pagesForOcr).toBeTypeOf('function');
+    expect(readsScans('markdown')).toBe(false);
+    expect(readsScans('text')).toBe(false);
   });
 
   it('draws pages at about 300 dpi and caps huge ones', () => {
@@ -212,6 +220,42 @@ describe('reading scanned pages', () => {
       await engine.dispose();
     }
   }, 120_000);
+
+  it('straightens a skewed scan and reads a page whose rotation does not match its image', async () => {
+    const store = await tempDir();
+    cleanups.push(store.cleanup);
+    const results = new OcrStore(store.path);
+    const engine = new TesseractEngine();
+    const read = async (file: string) => {
+      const path = corpus(file);
+      const contentHash = await hashOf(path);
+      await recognizePdfPages(
+        path,
+        { contentHash, pages: [1], engine: 'auto', languages: ['eng'] },
+        results,
+        async () => engine,
+      );
+      const record = (await results.get(contentHash, 1, { engine: 'tesseract', languages: ['eng'] }))!;
+      const parsed = await parsePdf(path, { ocr: new Map([[1, record]]) });
+      return { record, page: parsed.pages[0]!, chunks: parsed.chunks };
+    };
+    try {
+      const skewed = await read('ocrmypdf/skew.pdf');
+      expect(Math.abs(skewed.record.deskewRadians)).toBeGreaterThan(0.01);
+      expect(skewed.page.text).toContain(
+        'The LinnSequencer is a state-of-the-art composition and performance',
+      );
+      const mismatch = await read('docling/ocr__sample_with_rotation_mismatch.pdf');
+      expect(mismatch.page.text).toContain('THE SLEREXE COMPANY LIMITED');
+      expect(mismatch.page.text).toContain('Permit me to introduce you to the facility of facsimile');
+      // The letterhead's words sit in the top fifth of the page as shown, where the highlight goes.
+      const heading = mismatch.chunks.find((chunk) => chunk.text.includes('SLEREXE'))!;
+      const box = heading.boxes.find((b) => b.y < mismatch.page.height / 2)!;
+      expect(box.y).toBeLessThan(mismatch.page.height * 0.2);
+    } finally {
+      await engine.dispose();
+    }
+  }, 180_000);
 
   it('a page the engine fails on costs that page only', async () => {
     const store = await tempDir();

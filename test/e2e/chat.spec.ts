@@ -57,10 +57,23 @@ test('a question asked in the UI streams its steps and answer, and its citation 
   await expect(page.getByTestId('answer').last()).toContainText('trace-based just-in-time compilation', {
     timeout: 60_000,
   });
-  await page.getByTestId('show-steps').last().click();
-  const steps = page.getByTestId('trace-step');
-  await expect(steps.filter({ hasText: 'text_search' }).first()).toBeVisible();
-  await expect(steps.filter({ hasText: 'open_citation' }).first()).toBeVisible();
+  // The steps stay closed once the answer is in; each opens as one sentence with its details apart.
+  const turn = page.getByTestId('turn').last();
+  const toggle = turn.getByTestId('trace-toggle');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(turn.getByTestId('trace-step')).toHaveCount(0);
+  await toggle.click();
+  const search = turn.locator('[data-testid="trace-step"][data-tool="text_search"]').first();
+  await expect(search).toContainText(
+    'Searched the text by keywords for “trace-based just-in-time compilation”',
+  );
+  await expect(turn.locator('[data-testid="trace-step"][data-tool="open_citation"]').first()).toContainText(
+    'Read source [1]',
+  );
+  await search.locator('summary').click();
+  await expect(search.getByTestId('trace-step-detail')).toContainText('keywords only');
+  await expect(turn.getByTestId('trace')).not.toContainText('{"');
+  await expect(turn.getByTestId('trace')).not.toContainText('text_search');
 
   const chip = page.getByTestId('citation-chip').first();
   await expect(chip).toContainText('tracemonkey.pdf');

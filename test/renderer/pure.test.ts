@@ -12,7 +12,6 @@ import { withBoundedEntry } from '../../src/renderer/src/lib/boundedRecord';
 import { FreshnessGuard } from '../../src/renderer/src/lib/freshness';
 import { splitAnswer, splitParagraphs } from '../../src/renderer/src/features/chat/answerSegments';
 import { applyAgentEvent, emptyRun } from '../../src/renderer/src/features/chat/runReducer';
-import { buildTraceSteps, traceDuration } from '../../src/renderer/src/features/trace/traceSteps';
 import { toHighlightRects } from '../../src/renderer/src/features/pages/highlightBoxes';
 import { describeMemory } from '../../src/renderer/src/features/models/memoryBars';
 import { upsertDownload } from '../../src/renderer/src/features/models/downloads';
@@ -122,53 +121,6 @@ describe('answer and run', () => {
     expect(run.insufficiencies).toEqual(['gap']);
     expect(applyAgentEvent(run, { type: 'status', runId: 'r', at, message: 'x' })).toBe(run);
     expect(emptyRun('q').status).toBe('running');
-  });
-});
-
-describe('trace steps', () => {
-  it('folds tokens and citations and times steps', () => {
-    const steps = buildTraceSteps([
-      { type: 'plan', runId: 'r', at: 100, requirements: ['cite'] },
-      {
-        type: 'decision',
-        runId: 'r',
-        at: 300,
-        tool: 'text_search',
-        inputs: { q: 'x' },
-        reasoning: 'why',
-        end: false,
-        source: 'model',
-      },
-      {
-        type: 'tool_result',
-        runId: 'r',
-        at: 500,
-        tool: 'text_search',
-        name: 'c',
-        summary: 's',
-        items: 3,
-        ms: 150,
-      },
-      { type: 'token', runId: 'r', at: 600, text: 'ab', attempt: 0 },
-      { type: 'token', runId: 'r', at: 650, text: 'c', attempt: 0 },
-      { type: 'citation', runId: 'r', at: 700, citation: citation(1) },
-      { type: 'citation', runId: 'r', at: 700, citation: citation(2, 5) },
-      { type: 'complete', runId: 'r', at: 800, status: 'answered', ms: 700, error: null },
-    ]);
-    expect(steps.map((s) => s.kind)).toEqual([
-      'plan',
-      'decision',
-      'tool_result',
-      'token',
-      'citation',
-      'complete',
-    ]);
-    expect(steps[1]).toMatchObject({ offsetMs: 200, durationMs: 200, reasoning: 'why' });
-    expect(steps[2]!.durationMs).toBe(150);
-    expect(steps[3]!.lines).toEqual(['2 tokens, 3 characters']);
-    expect(steps[4]!.title).toBe('Cited 2 pages');
-    expect(steps[4]!.lines[1]).toBe('[2] a.pdf, page 5');
-    expect(traceDuration([])).toBeNull();
   });
 });
 

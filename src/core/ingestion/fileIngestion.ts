@@ -3,7 +3,7 @@ import type { DocumentKind, DocumentOcr, DocumentState } from '../../shared/doma
 import { isAbortError, toErrorInfo } from '../../shared/errors';
 import type { OcrSource } from '../documents/pool/protocol';
 import { ocrKeyOf } from '../documents/ocr/recognizePdfPages';
-import { recognizesPages } from '../documents/readers/formatReaders';
+import { readsScans } from '../documents/readers/formatReaders';
 import type { ParsedDocument } from '../documents/types';
 import type { RecognizedText } from '../index/content/recognizedText';
 import type { ContentStore, PageImageSlots } from '../index/content/indexContent';
@@ -110,7 +110,7 @@ export class FileIngestion {
         kind: file.kind,
         signal,
         ...(password ? { password } : {}),
-        ...(recognizesPages(file.kind) && ocrSource ? { ocr: ocrSource } : {}),
+        ...(readsScans(file.kind) && ocrSource ? { ocr: ocrSource } : {}),
       });
       signal.throwIfAborted();
       await content.put(contentHash, parsed, [], { fileName: basename(file.path) });
@@ -122,7 +122,7 @@ export class FileIngestion {
     const pages = record.pages ?? 0;
     // Content just read has no images yet; reused content may have them already.
     const pagesWithoutImages = reused ? await content.pagesWithoutImages(contentHash) : pages;
-    const source = recognizesPages(file.kind) ? this.deps.ocr(contentHash) : null;
+    const source = readsScans(file.kind) ? this.deps.ocr(contentHash) : null;
     const key = source ? ocrKeyOf(source) : null;
     const pagesAwaitingOcr = key ? (await recognized.pagesAwaitingOcr(contentHash, key)).length : 0;
     const ocr = key ? await recognized.ocrSummary(contentHash, key) : null;

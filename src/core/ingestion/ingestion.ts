@@ -1,7 +1,7 @@
 import type { IndexProgress } from '../../shared/domain/library';
 import { QuireError } from '../../shared/errors';
 import { Emitter } from '../common/emitter';
-import { drawsPages, laysOutPages, recognizesPages } from '../documents/readers/formatReaders';
+import { drawsPages, laysOutPages } from '../documents/readers/formatReaders';
 import type { DrawablePage } from '../documents/render/laidOutRaster';
 import type { DocumentPool } from '../documents/pool/documentPool';
 import type { PageImageStore } from '../documents/render/pageImageStore';
@@ -310,8 +310,7 @@ export class Ingestion {
           ocr: ingested.ocr,
         });
         // Scanned pages are read before their images are drawn: text is what search needs first.
-        if (recognizesPages(doc.kind))
-          this.recognition?.queue(ingested.contentHash, ingested.pagesAwaitingOcr);
+        this.recognition?.queue(ingested.contentHash, ingested.pagesAwaitingOcr);
         if (this.options.renderImages !== false && drawsPages(doc.kind) && ingested.pagesWithoutImages > 0) {
           this.backfill.queue(ingested.contentHash, pages);
         }

@@ -5,7 +5,7 @@ import type { DocumentPool } from '../documents/pool/documentPool';
 import type { OcrSource } from '../documents/pool/protocol';
 import type { OcrStore } from '../documents/ocr/ocrStore';
 import { failedRecord } from '../documents/ocr/recognizePage';
-import { recognizesPages } from '../documents/readers/formatReaders';
+import { readsScans } from '../documents/readers/formatReaders';
 import type { RecognizedText } from '../index/content/recognizedText';
 import type { DocumentCatalog } from '../index/documents/documentCatalog';
 import type { IndexedDocument } from '../index/records';
@@ -117,7 +117,7 @@ export class PageRecognition {
     this.deps.working(owner.path);
     const password = await this.deps.password(owner.id);
     const source = ocrSourceOf(this.deps, contentHash);
-    const job = { kind: owner.kind, ocr: source, signal, ...(password ? { password } : {}) };
+    const job = { ocr: source, signal, ...(password ? { password } : {}) };
     let readable: string;
     try {
       // Through the path policy, as the text was: the file may now be a link leading out of the library.
@@ -127,11 +127,16 @@ export class PageRecognition {
       return;
     }
     try {
-      await pool.ocr(readable, { ...job, pages, onPages: (outcomes) => onPages(outcomes.length) });
+      await pool.ocr(readable, {
+        ...job,
+        kind: owner.kind,
+        pages,
+        onPages: (outcomes) => onPages(outcomes.length),
+      });
     } catch (error) {
       if (isAbortError(error) || signal.aborted) return;
       // A batch timed out or its worker died: the pages it finished are saved; the rest go one by one.
-      await this.onePageAtATime(readable, pages, job, onPages);
+      await this.onePageAtATime(readable, pages, { ...job, kind: owner.kind }, onPages);
     }
     if (signal.aborted) return;
     await this.deps.transcriber
@@ -140,7 +145,7 @@ export class PageRecognition {
         if (!isAbortError(error)) console.error('quire: vision transcription failed', error);
       });
     try {
-      const parsed = await pool.parse(readable, job);
+      const parsed = await pool.parse(readable, { kind: owner.kind, ...job });
       if (signal.aborted || this.owner(contentHash)?.id !== owner.id) return;
       await recognized.replaceText(contentHash, parsed, basename(owner.path));
       this.deps.onTextChanged();
@@ -189,10 +194,10 @@ export class PageRecognition {
     }
   }
 
-  /** An indexed document with this content whose pages OCR reads (a PDF, a picture), and its path and password. */
+  /** An indexed document with this content that can hold scans, whose path and password OCR reads from. */
   private owner(contentHash: string): IndexedDocument | null {
     const owner = this.deps.documents.indexedWithContent(contentHash);
-    return owner && recognizesPages(owner.kind) ? owner : null;
+    return owner && readsScans(owner.kind) ? owner : null;
   }
 }
 

@@ -4,8 +4,7 @@ import { ocrEngineId, type OcrEngineChoice } from './ocrEngines';
 import type { OcrKey, OcrPageRecord, OcrStore } from './ocrStore';
 import { failedRecord, recognizePage } from './recognizePage';
 import { OCR_DPI } from './tesseractEngine';
-import type { OcrEngine } from './types';
-import type { RasterPage } from '../render/raster';
+import type { OcrEngine, OcrPageSource } from './types';
 
 /**
  * Pages are drawn for OCR at about 300 dpi; a huge page (a poster, a 2400 dpi scan's sheet) is
@@ -44,53 +43,32 @@ export function ocrKeyOf(options: Pick<OcrJobOptions, 'engine' | 'languages'>): 
   return { engine: ocrEngineId(options.engine), languages: options.languages };
 }
 
-/** Where OCR gets its pages from: a PDF, or a picture's frames. */
-export interface OcrPageSource {
-  /** The page's size in points as shown. Throws when the page does not exist. */
-  pageSize(page: number): Promise<{ width: number; height: number }>;
-  /** The page drawn for OCR, at its size in points `size`. */
-  draw(page: number, size: { width: number; height: number }): Promise<RasterPage>;
-  close(): Promise<void>;
-}
-
-/** Reads pages of a PDF with OCR into the store; see recognizePages. */
+/** Reads pages of a PDF with OCR into the store: `recognizePages` with PDFium (or pdfjs) drawing. */
 export function recognizePdfPages(
   path: string,
   options: OcrJobOptions,
   store: OcrStore,
   engine: () => Promise<OcrEngine>,
 ): Promise<OcrPageOutcome[]> {
-  const openPdf = async (): Promise<OcrPageSource> => {
-    const drawer = await PdfPageDrawer.open(path, options.password);
-    return {
-      pageSize: async (page) => {
-        if (!(await drawer.hasPage(page))) {
-          throw new QuireError('invalid_input', `Page ${page} does not exist in ${path}.`);
-        }
-        return drawer.pageSize(page);
-      },
-      draw: (page, size) => drawer.drawFull(page, ocrLongEdge(size.width, size.height)),
-      close: () => drawer.close(),
-    };
-  };
-  return recognizePages(openPdf, options, store, engine);
+  return recognizePages(path, () => PdfPageDrawer.open(path, options.password), options, store, engine);
 }
 
 /**
- * Reads pages with OCR into the store, one page at a time, each saved as soon as it is read. A page
- * the engine fails on is saved as failed (its text is lost, the rest is not); a cancel or a page that
- * cannot even be drawn stops the job, and the pages done so far stay saved. The source is opened only
- * when a page is not in the store yet.
+ * Reads pages of a document with OCR into the store, one page at a time, each saved as soon as it
+ * is read. A page the engine fails on is saved as failed (its text is lost, the rest is not); a
+ * cancel or a page that cannot even be drawn stops the job, and the pages done so far stay saved.
+ * `open` is called only when a page is not in the store yet.
  */
 export async function recognizePages(
-  openSource: () => Promise<OcrPageSource>,
+  path: string,
+  open: () => Promise<OcrPageSource>,
   options: OcrJobOptions,
   store: OcrStore,
   engine: () => Promise<OcrEngine>,
 ): Promise<OcrPageOutcome[]> {
   const key = ocrKeyOf(options);
   const outcomes: OcrPageOutcome[] = [];
-  let source: OcrPageSource | null = null;
+  let drawer: OcrPageSource | null = null;
   try {
     for (const page of options.pages) {
       options.signal?.throwIfAborted();
@@ -99,9 +77,13 @@ export async function recognizePages(
         outcomes.push(outcomeOf(page, stored, true));
         continue;
       }
-      source ??= await openSource();
-      const size = await source.pageSize(page);
-      const raster = await source.draw(page, size);
+      drawer ??= await open();
+      if (!(await drawer.hasPage(page))) {
+        throw new QuireError('invalid_input', `Page ${page} does not exist in ${path}.`);
+      }
+      const size = await drawer.pageSize(page);
+      const longEdge = ocrLongEdge(size.width, size.height);
+      const raster = await drawer.drawFull(page, longEdge);
       let record: OcrPageRecord;
       try {
         record = await recognizePage(await engine(), raster, {
@@ -118,7 +100,7 @@ export async function recognizePages(
     }
     return outcomes;
   } finally {
-    await source?.close();
+    await drawer?.close();
   }
 }
 

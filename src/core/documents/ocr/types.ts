@@ -4,6 +4,21 @@
  * mapping back to page points are done around the engine, once, for all of them.
  */
 
+import type { RasterPage } from '../render/raster';
+
+/**
+ * A document's pages as OCR draws them. Each format whose pages can be scans (PDF; pictures) gives
+ * one through its reader, and OCR maps its words back into `pageSize`'s points.
+ */
+export interface OcrPageSource {
+  hasPage(page: number): Promise<boolean>;
+  /** The page's size in points as shown (after any rotation): the space word boxes end up in. */
+  pageSize(page: number): Promise<{ width: number; height: number }>;
+  /** The page drawn at `longEdge` pixels on its long edge. */
+  drawFull(page: number, longEdge: number): Promise<RasterPage>;
+  close(): Promise<void>;
+}
+
 /** A page drawn for OCR: 8-bit grey pixels, rows top to bottom. */
 export interface GreyImage {
   pixels: Uint8Array;

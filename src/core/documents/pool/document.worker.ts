@@ -3,7 +3,7 @@ import { QuireError, toErrorInfo } from '../../../shared/errors';
 import type { DocumentKind } from '../../../shared/domain/library';
 import { selectOcrEngine } from '../ocr/ocrEngines';
 import { OcrStore } from '../ocr/ocrStore';
-import { ocrKeyOf } from '../ocr/recognizePdfPages';
+import { ocrKeyOf, recognizePages } from '../ocr/recognizePdfPages';
 import type { OcrEngine } from '../ocr/types';
 import { parseDocument } from '../parseDocument';
 import { readerFor } from '../readers/formatReaders';
@@ -48,12 +48,12 @@ async function run(job: DocumentJob) {
     });
   }
   if (job.type === 'ocr') {
-    const reader = readerFor(job.kind);
-    if (!reader.recognizePages)
-      throw new QuireError('unsupported', `Pages of ${job.kind} documents are not read by OCR.`);
+    const open = readerFor(job.kind).pagesForOcr;
+    if (!open) throw new QuireError('unsupported', `${job.kind} documents have no pages to read with OCR.`);
     try {
-      return await reader.recognizePages(
+      return await recognizePages(
         job.path,
+        () => open(job.path, job.password === undefined ? {} : { password: job.password }),
         {
           contentHash: job.ocr.contentHash,
           pages: job.pages,

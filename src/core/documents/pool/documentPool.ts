@@ -36,8 +36,8 @@ export interface ParseJobOptions extends JobOptions {
 }
 
 export interface OcrJobOptions extends JobOptions {
-  /** The document's kind; PDF when absent. */
-  kind?: DocumentKind;
+  /** The document's format: its reader draws the pages. */
+  kind: DocumentKind;
   pages: number[];
   password?: string;
   ocr: OcrSource;
@@ -260,7 +260,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
     pageText(path, { kind, page, ...jobOptions }) {
       return submit<DrawablePage>({ type: 'pageText', path, kind, page }, jobOptions);
     },
-    async ocr(path, { kind = 'pdf', pages, password, ocr, onPages, ...jobOptions }) {
+    async ocr(path, { kind, pages, password, ocr, onPages, ...jobOptions }) {
       const batches: number[][] = [];
       for (let start = 0; start < pages.length; start += OCR_BATCH_PAGES) {
         batches.push(pages.slice(start, start + OCR_BATCH_PAGES));
@@ -273,8 +273,8 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
           const at = next++;
           const job: DocumentJob = {
             type: 'ocr',
-            kind,
             path,
+            kind,
             pages: batches[at]!,
             ocr,
             ...(password === undefined ? {} : { password }),

@@ -1,8 +1,7 @@
 import type { DocumentKind } from '../../../shared/domain/library';
 import type { ChunkingOptions } from '../layout/chunker';
-import type { OcrPageRecord, OcrStore } from '../ocr/ocrStore';
-import type { OcrJobOptions, OcrPageOutcome } from '../ocr/recognizePdfPages';
-import type { OcrEngine } from '../ocr/types';
+import type { OcrPageRecord } from '../ocr/ocrStore';
+import type { OcrPageSource } from '../ocr/types';
 import type { DrawablePage } from '../render/laidOutRaster';
 import type { PageImageStore } from '../render/pageImageStore';
 import type { PageImageRef, ParsedDocument } from '../types';
@@ -45,13 +44,8 @@ export interface FormatReader {
    */
   layOut?(path: string, signal?: AbortSignal): Promise<DrawablePage[]>;
   /**
-   * Reads pages with OCR into the OCR store, for formats whose pages can hold text only as pixels
-   * (scanned PDFs, pictures); `read` then takes the results through `ReadOptions.ocr`.
+   * For formats whose pages can be scans (PDF) or are pictures: the pages as OCR draws them. Such a
+   * reader flags the pages whose own text is not enough (`needsOcr`) and merges `ReadOptions.ocr`.
    */
-  recognizePages?(
-    path: string,
-    options: OcrJobOptions,
-    store: OcrStore,
-    engine: () => Promise<OcrEngine>,
-  ): Promise<OcrPageOutcome[]>;
+  pagesForOcr?(path: string, options: { password?: string }): Promise<OcrPageSource>;
 }

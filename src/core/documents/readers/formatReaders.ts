@@ -30,8 +30,8 @@ const pdf: FormatReader = {
   countPages: (path, options) => countPdfPages(path, options.password),
   drawPages: async (path, options, store) =>
     (await import('../render/renderPdfPages')).renderPdfPages(path, options, store),
-  recognizePages: async (path, options, store, engine) =>
-    (await import('../ocr/recognizePdfPages')).recognizePdfPages(path, options, store, engine),
+  pagesForOcr: async (path, options) =>
+    (await import('../render/pdfPageDrawer')).PdfPageDrawer.open(path, options.password),
 };
 
 /** Pictures: each frame is a page whose text is what OCR reads on it. */
@@ -47,8 +47,7 @@ const picture: FormatReader = {
     (await (await import('./image/pictureFrames')).inspectPicture(path)).frames.length,
   drawPages: async (path, options, store) =>
     (await import('./image/picturePages')).drawPicturePages(path, options, store),
-  recognizePages: async (path, options, store, engine) =>
-    (await import('./image/picturePages')).recognizePicturePages(path, options, store, engine),
+  pagesForOcr: async (path) => (await import('./image/picturePages')).picturePagesForOcr(path),
 };
 
 /** Markdown and plain text: pages of about 60 lines on a monospace grid, drawn like laid-out pages. */
@@ -133,7 +132,7 @@ export function laysOutPages(kind: DocumentKind): boolean {
   return readerFor(kind).layOut !== undefined;
 }
 
-/** Whether pages of this kind can hold text only as pixels, which OCR reads. */
-export function recognizesPages(kind: DocumentKind): boolean {
-  return readerFor(kind).recognizePages !== undefined;
+/** Whether documents of this kind can hold scanned pages (or are pictures), which OCR reads. */
+export function readsScans(kind: DocumentKind): boolean {
+  return readerFor(kind).pagesForOcr !== undefined;
 }

@@ -12,6 +12,12 @@ const ENGINE_NAMES: Record<string, string> = {
 export function describePageText(source: PageTextSource | null | undefined): string | null {
   if (!source) return null;
   const ocr = source.ocr;
+  if (source.method === 'ocr' && ocr?.transcribedBy) {
+    // The confidence is OCR's, not the model's: say whose it is.
+    const confidence =
+      ocr.confidence === null ? '' : ` (OCR alone: ${Math.round(ocr.confidence * 100)}% confidence)`;
+    return `Text transcribed from the scan by ${ocr.transcribedBy}${confidence}`;
+  }
   if (source.method === 'ocr') {
     const engine = ENGINE_NAMES[source.engine ?? ''] ?? source.engine ?? 'OCR';
     const confidence =

@@ -1,21 +1,11 @@
 import { QuireError } from '../../../../shared/errors';
-import type { OcrEngine } from '../../ocr/types';
-import type { OcrStore } from '../../ocr/ocrStore';
-import {
-  MAX_OCR_LONG_EDGE,
-  recognizePages,
-  type OcrJobOptions,
-  type OcrPageOutcome,
-} from '../../ocr/recognizePdfPages';
+import type { OcrPageSource } from '../../ocr/types';
 import type { PageImageStore } from '../../render/pageImageStore';
 import { DEFAULT_LONG_EDGE, THUMBNAIL_LONG_EDGE } from '../../render/raster';
 import type { PageImageRef } from '../../types';
 import type { DrawOptions } from '../formatReader';
 import { drawFrame, inspectPicture, type PictureFrame, type PictureInfo } from './pictureFrames';
 
-// Small pictures (a screenshot, a 72-dpi page) are enlarged for OCR up to this long edge, at most
-// 4x: Tesseract reads letters best at about 20-30 pixels tall.
-const OCR_SMALL_PICTURE_LONG_EDGE = 2400;
 const OCR_MAX_ENLARGEMENT = 4;
 
 /** The frames of a picture as page images: the page a citation opens is the picture itself. */
@@ -42,31 +32,25 @@ export async function drawPicturePages(
   return refs;
 }
 
-/** Reads a picture's frames with OCR, at their own resolution (small ones enlarged). */
-export function recognizePicturePages(
-  path: string,
-  options: OcrJobOptions,
-  store: OcrStore,
-  engine: () => Promise<OcrEngine>,
-): Promise<OcrPageOutcome[]> {
-  const open = async () => {
-    const picture = await inspectPicture(path);
-    return {
-      pageSize: async (page: number) => {
-        const frame = frameOf(picture, page);
-        return { width: frame.widthPt, height: frame.heightPt };
-      },
-      draw: (page: number) => drawFrame(path, page, ocrLongEdge(frameOf(picture, page))),
-      close: async () => undefined,
-    };
+/**
+ * A picture's frames as OCR draws them. OCR asks for about 300 dpi of the page's size in points; a
+ * small picture is enlarged at most 4x, as more pixels than that add nothing to read.
+ */
+export async function picturePagesForOcr(path: string): Promise<OcrPageSource> {
+  const picture = await inspectPicture(path);
+  return {
+    hasPage: async (page) => picture.frames[page - 1] !== undefined,
+    pageSize: async (page) => {
+      const frame = frameOf(picture, page);
+      return { width: frame.widthPt, height: frame.heightPt };
+    },
+    drawFull: async (page, longEdge) => {
+      const frame = frameOf(picture, page);
+      const native = Math.max(frame.widthPx, frame.heightPx);
+      return drawFrame(path, page, Math.min(longEdge, native * OCR_MAX_ENLARGEMENT));
+    },
+    close: async () => undefined,
   };
-  return recognizePages(open, options, store, engine);
-}
-
-function ocrLongEdge(frame: PictureFrame): number {
-  const native = Math.max(frame.widthPx, frame.heightPx);
-  const enlarged = Math.min(native * OCR_MAX_ENLARGEMENT, OCR_SMALL_PICTURE_LONG_EDGE);
-  return Math.min(MAX_OCR_LONG_EDGE, Math.max(native, enlarged));
 }
 
 function frameOf(picture: PictureInfo, page: number): PictureFrame {

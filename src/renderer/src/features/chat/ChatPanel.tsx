@@ -1,6 +1,5 @@
 import { useEffect, useRef } from 'react';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { TracePanel } from '../trace/TracePanel';
 import { useChatStore } from './chatStore';
 import { ConversationPicker } from './ConversationPicker';
 import { QuestionBox } from './QuestionBox';
@@ -12,7 +11,6 @@ const STICKY_PX = 80;
 
 export function ChatPanel() {
   const turns = useChatStore((state) => state.turns);
-  const traceRunId = useChatStore((state) => state.traceRunId);
   const conversationError = useChatStore((state) => state.conversationError);
   const loadingConversation = useChatStore((state) => state.loadingConversation);
   const lastRunId = turns.at(-1)?.runId;
@@ -56,7 +54,6 @@ export function ChatPanel() {
           <TurnView key={turn.runId} turn={turn} isLatest={index === turns.length - 1} />
         ))}
       </div>
-      <TracePanel runId={traceRunId} />
       <QuestionBox />
     </main>
   );

@@ -1,7 +1,6 @@
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { formatDuration } from '../../lib/format';
 import { AnswerText } from './AnswerText';
-import { useTraceStore } from '../trace/traceStore';
+import { StepsTimeline } from '../trace/StepsTimeline';
 import { useChatStore, type TurnView as Turn } from './chatStore';
 import { CitationChip } from './CitationChip';
 import { ClarificationPrompt } from './ClarificationPrompt';
@@ -16,9 +15,6 @@ const ENDINGS = { cancelled: 'Stopped before the answer was finished.', failed: 
 
 export function TurnView({ turn, isLatest }: TurnViewProps) {
   const run = useChatStore((state) => state.runs[turn.runId]);
-  const tracing = useChatStore((state) => state.traceRunId === turn.runId);
-  const showTrace = useChatStore((state) => state.showTrace);
-  const expandTrace = useTraceStore((state) => state.setExpanded);
   const running = run?.status === 'running';
 
   return (
@@ -38,12 +34,6 @@ export function TurnView({ turn, isLatest }: TurnViewProps) {
       >
         {run && run.answer.length > 0 && (
           <AnswerText text={run.answer} citations={run.citations} streaming={running && !run.final} />
-        )}
-        {running && (
-          <p className="answer__activity muted small" data-testid="answer-activity">
-            <span className="spinner" aria-hidden="true" />
-            {run?.activity ?? 'Working'}…
-          </p>
         )}
         {run && (run.status === 'cancelled' || run.status === 'failed') && (
           <p className="answer__ending small">{ENDINGS[run.status]}</p>
@@ -65,27 +55,13 @@ export function TurnView({ turn, isLatest }: TurnViewProps) {
       )}
       {run && run.proposals.length > 0 && <WebProposals proposals={run.proposals} />}
       {run && run.citations.length > 0 && (
-        <div className="citations" aria-label="Citations">
+        <div className="citations" role="group" aria-label="Sources" data-testid="sources">
           {run.citations.map((citation) => (
             <CitationChip key={citation.marker} citation={citation} />
           ))}
         </div>
       )}
-      <footer className="turn__footer small muted">
-        {run?.ms != null && <span>{formatDuration(run.ms)}</span>}
-        <button
-          type="button"
-          className="button button--link"
-          aria-pressed={tracing}
-          data-testid="show-steps"
-          onClick={() => {
-            showTrace(turn.runId);
-            expandTrace(true);
-          }}
-        >
-          {tracing ? 'Steps shown below' : 'Show steps'}
-        </button>
-      </footer>
+      <StepsTimeline runId={turn.runId} running={running} fallbackActivity={run?.activity ?? null} />
     </article>
   );
 }

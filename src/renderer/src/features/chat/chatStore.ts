@@ -18,8 +18,6 @@ export interface ChatState {
   turns: TurnView[];
   /** Every run seen, by id; events may arrive before chat.ask returns, so runs are keyed apart from turns. */
   runs: Record<string, RunView>;
-  /** The run whose steps the trace shows. */
-  traceRunId: string | null;
   asking: boolean;
   loadingConversation: boolean;
   conversationError: string | null;
@@ -30,7 +28,6 @@ export interface ChatState {
   clarify: (runId: string, choice: number | null) => Promise<ErrorInfo | null>;
   openConversation: (conversationId: string) => Promise<void>;
   newConversation: () => void;
-  showTrace: (runId: string) => void;
   applyEvent: (event: AgentEvent) => void;
 }
 
@@ -39,7 +36,6 @@ export const useChatStore = create<ChatState>((set, get) => ({
   conversationId: null,
   turns: [],
   runs: {},
-  traceRunId: null,
   asking: false,
   loadingConversation: false,
   conversationError: null,
@@ -58,7 +54,6 @@ export const useChatStore = create<ChatState>((set, get) => ({
       conversationId: result.value.conversationId,
       turns: [...state.turns, { runId, question, startedAt: Date.now() }],
       runs: state.runs[runId] ? state.runs : { ...state.runs, [runId]: applyStart(runId) },
-      traceRunId: runId,
     }));
     void refreshConversations();
     return null;
@@ -95,14 +90,11 @@ export const useChatStore = create<ChatState>((set, get) => ({
           startedAt: turn.startedAt,
         })),
         runs,
-        traceRunId: conversation.turns.at(-1)?.runId ?? null,
       };
     });
   },
 
-  newConversation: () => set({ conversationId: null, turns: [], traceRunId: null, conversationError: null }),
-
-  showTrace: (runId) => set({ traceRunId: runId }),
+  newConversation: () => set({ conversationId: null, turns: [], conversationError: null }),
 
   applyEvent: (event) => {
     set((state) => ({

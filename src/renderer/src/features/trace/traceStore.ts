@@ -9,11 +9,12 @@ const KEPT_RUNS = 50;
 export interface TraceState {
   eventsByRun: Record<string, AgentEvent[]>;
   loadErrors: Record<string, string>;
-  expanded: boolean;
+  /** Runs whose timeline the user opened; every timeline starts closed. */
+  openRuns: Record<string, boolean>;
   record: (event: AgentEvent) => void;
   /** Fetches a past run's trace, merging events that streamed in while it loaded. */
   load: (runId: string) => Promise<void>;
-  setExpanded: (expanded: boolean) => void;
+  setOpen: (runId: string, open: boolean) => void;
 }
 
 const loading = new Set<string>();
@@ -21,7 +22,7 @@ const loading = new Set<string>();
 export const useTraceStore = create<TraceState>((set, get) => ({
   eventsByRun: {},
   loadErrors: {},
-  expanded: false,
+  openRuns: {},
 
   record: (event) =>
     set((state) => ({
@@ -51,7 +52,8 @@ export const useTraceStore = create<TraceState>((set, get) => ({
     });
   },
 
-  setExpanded: (expanded) => set({ expanded }),
+  setOpen: (runId, open) =>
+    set((state) => ({ openRuns: withBoundedEntry(state.openRuns, runId, open, KEPT_RUNS) })),
 }));
 
 export function startTraceSync(): () => void {
