@@ -136,12 +136,12 @@ describe('PowerPoint decks', () => {
 });
 
 describe('Excel workbooks', () => {
-  it('makes a sheet a page, a header row a header, and keeps threaded comments with their authors', async () => {
+  it('makes a sheet a page, a header row a header, and keeps notes and threaded comments with their authors', async () => {
     const workbook = await parse(file('xlsx_comments.xlsx'));
     const text = workbook.pages[0]!.text;
     expect(text).toMatch(/^Sheet Sheet1\n/);
     expect(text).toContain('Year\tFreshwater Ducks\tSaltwater Ducks\tDucks');
-    expect(text).toContain('Why Python specifically?');
+    expect(text).toMatch(/Comment on A1 by John Reviewer\nWhy Python specifically\?/);
     expect(text).toMatch(/Comment on F7 by Marcus Sterling \(MS\)\nI never thought it would be so low/);
     const sales = await parse(file('xlsx_02_sample_sales_data.xlsm'));
     expect(sales.pages[0]!.text).toContain('Widget A\t2024-01-01\t5\t5000');

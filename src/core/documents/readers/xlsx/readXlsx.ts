@@ -5,7 +5,7 @@ import { cleanText, type StructuredDocument, type Unit } from '../../structure/m
 import { coreTitle } from '../zip/coreProperties';
 import { readZip } from '../zip/zipArchive';
 import { sheetUnits, type SheetCell, type SheetComment } from './sheetUnits';
-import { sheetCharts, isWorkbookPart, sheetEntries, threadedComments } from './workbookParts';
+import { isWorkbookPart, noteAuthors, sheetCharts, sheetEntries, threadedComments } from './workbookParts';
 
 /**
  * An Excel workbook (.xlsx, .xlsm) through exceljs: each sheet is a page, a large sheet one page per
@@ -36,6 +36,7 @@ export async function readXlsx(
     const cells: SheetCell[] = [];
     const part = partOf.get(sheet.name);
     const comments: SheetComment[] = part ? threadedComments(zip, part) : [];
+    const authors = part ? noteAuthors(zip, part) : new Map<string, string>();
     sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
       row.eachCell({ includeEmpty: false }, (cell, column) => {
         const text = cellText(cell.value);
@@ -43,7 +44,8 @@ export async function readXlsx(
         // Threaded comments come from their own part; their legacy note is an empty stand-in here.
         const note = noteText(cell.note);
         if (note !== '' && !comments.some((comment) => comment.address.split(' ')[0] === cell.address)) {
-          comments.push({ address: cell.address, text: note });
+          const author = authors.get(cell.address);
+          comments.push({ address: author ? `${cell.address} by ${author}` : cell.address, text: note });
         }
       });
     });

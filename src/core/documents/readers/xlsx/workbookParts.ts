@@ -7,7 +7,8 @@ import type { SheetComment } from './sheetUnits';
 
 /*
  * What exceljs leaves out of a workbook, read from its parts: the sheet order with chart sheets in it,
- * the charts on a chart sheet, and threaded comments (Excel 365's, which exceljs sees as empty notes).
+ * the charts on a chart sheet, threaded comments (Excel 365's, which exceljs sees as empty notes) and
+ * the authors of classic notes.
  */
 
 /** Parts a workbook reader needs from the archive. */
@@ -16,7 +17,8 @@ export function isWorkbookPart(name: string): boolean {
     name === 'docProps/core.xml' ||
     name === 'xl/workbook.xml' ||
     name.endsWith('.rels') ||
-    /^xl\/(threadedComments|persons|chartsheets|drawings|charts)\//.test(name)
+    /^xl\/(threadedComments|persons|chartsheets|drawings|charts)\//.test(name) ||
+    /^xl\/comments[^/]*\.xml$/.test(name)
   );
 }
 
@@ -62,6 +64,23 @@ export function threadedComments(zip: ZipEntries, sheetPart: string): SheetComme
     }
   }
   return comments;
+}
+
+/** Who wrote each classic note (comment) on a worksheet, by cell address. */
+export function noteAuthors(zip: ZipEntries, sheetPart: string): Map<string, string> {
+  const authors = new Map<string, string>();
+  for (const rel of relationships(zip, sheetPart).values()) {
+    if (!rel.type.endsWith('/comments')) continue;
+    const comments = parseXml(zip.text(rel.target));
+    const names = childrenNamed(child(comments, 'authors'), 'author').map((author) =>
+      cleanText(textIn(author)),
+    );
+    for (const comment of childrenNamed(child(comments, 'commentList'), 'comment')) {
+      const name = names[Number(comment.attributes.authorId)];
+      if (name && comment.attributes.ref) authors.set(comment.attributes.ref, name);
+    }
+  }
+  return authors;
 }
 
 /** The charts drawn on a sheet (a chart sheet, or charts placed over a worksheet's cells). */
