@@ -2,8 +2,9 @@ import { bodyFontSize, groupBlocks } from '../../layout/blocks';
 import { chunkPages, DEFAULT_CHUNKING, type ChunkingOptions } from '../../layout/chunker';
 import { placePageText } from '../../layout/pageText';
 import { ocrTextLines } from '../../ocr/ocrLines';
+import { pageOcrOf, recognizedTextSource } from '../../ocr/ocrProvenance';
 import type { OcrPageRecord } from '../../ocr/ocrStore';
-import type { PageOcr, PageTextSource, ParsedDocument } from '../../types';
+import type { PageTextSource, ParsedDocument } from '../../types';
 import { inspectPicture } from './pictureFrames';
 
 export interface ReadImageOptions {
@@ -50,22 +51,10 @@ export async function readImage(path: string, options: ReadImageOptions = {}): P
 
 function textSourceOf(record: OcrPageRecord | null): PageTextSource {
   if (!record) return { method: 'none' };
-  const words = record.lines.reduce((sum, line) => sum + line.length, 0);
-  const ocr: PageOcr = {
-    reason: 'missing',
-    engine: record.engine,
-    languages: record.languages,
-    confidence: record.confidence,
-    words,
-    problem: record.problem,
-    ...(record.transcription ? { transcribedBy: record.transcription.model } : {}),
-  };
-  if (words === 0) return { method: 'none', ocr };
-  return {
-    method: 'ocr',
-    engine: ocr.transcribedBy ?? ocr.engine,
-    languages: ocr.languages,
-    ...(ocr.confidence === null ? {} : { confidence: ocr.confidence }),
-    ocr,
-  };
+  const ocr = pageOcrOf(
+    record,
+    'missing',
+    record.lines.reduce((sum, line) => sum + line.length, 0),
+  );
+  return ocr.words > 0 ? recognizedTextSource(ocr) : { method: 'none', ocr };
 }
