@@ -1,8 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { QuireError } from '../shared/errors';
-import type { AgentPorts } from './agent/ports';
+import type { AgentPorts, OutlineEntry } from './agent/ports';
+import { abortable } from './common/abortable';
 import type { CoreServices } from './coreServices';
+import { readPdfOutline } from './documents/pdf/pdfOutline';
 import type { ModelRoles } from './models/types';
+
+/** Outlines kept per content hash: reading one opens the whole PDF. */
+const OUTLINES_KEPT = 16;
 
 /** The agent's view of core: search, open and read pages, list the library, reach the models. */
 export function createAgentPorts(core: CoreServices, models: Pick<ModelRoles, 'chatModel'>): AgentPorts {
@@ -11,6 +16,18 @@ export function createAgentPorts(core: CoreServices, models: Pick<ModelRoles, 'c
       if (error instanceof QuireError && error.code === 'not_found') return null;
       throw error;
     });
+  const outlines = new Map<string, Promise<OutlineEntry[]>>();
+  const outlineOf = (path: string, contentHash: string): Promise<OutlineEntry[]> => {
+    let outline = outlines.get(contentHash);
+    if (!outline) {
+      // An encrypted PDF is not opened here (its password stays with ingestion): it has no outline to offer.
+      outline = readPdfOutline(path);
+      outlines.set(contentHash, outline);
+      outline.catch(() => outlines.delete(contentHash));
+      if (outlines.size > OUTLINES_KEPT) outlines.delete(outlines.keys().next().value!);
+    }
+    return outline;
+  };
   return {
     searchChunks: (query, options, signal) =>
       core.index.search.chunks(query, {
@@ -25,6 +42,11 @@ export function createAgentPorts(core: CoreServices, models: Pick<ModelRoles, 'c
       core.index.search.pages(query, { k: options.k, ...(signal ? { signal } : {}) }),
     openChunk: (chunkId) => notFoundIsNull(core.index.content.chunk(chunkId)),
     openPage: (documentId, page) => notFoundIsNull(core.index.content.page(documentId, page)),
+    documentOutline: async (documentId, signal) => {
+      const document = core.index.documents.get(documentId);
+      if (document?.kind !== 'pdf' || !document.contentHash || document.state !== 'indexed') return [];
+      return abortable(outlineOf(document.path, document.contentHash), signal);
+    },
     pageImage: async (documentId, page) => {
       const stored = await notFoundIsNull(core.index.content.page(documentId, page));
       if (!stored?.image) return null;

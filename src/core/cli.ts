@@ -25,7 +25,7 @@ Commands:
                                      add a folder and index it to completion
   search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages] [--rewrite] [--rerank]
          [--page-embedder PATH.onnx]
-  ask "<question>" [--model PATH.gguf] [--no-clarify]
+  ask "<question>" [--model PATH.gguf] [--no-clarify] [--review-plan]
                                      ask the library; cites pages; asks back when the question is ambiguous
   models status [--model PATH.gguf]  each model role, servers found, the memory budget
 
@@ -59,6 +59,7 @@ async function main(argv: string[]): Promise<void> {
       rewrite: { type: 'boolean', default: false },
       rerank: { type: 'boolean', default: false },
       'no-clarify': { type: 'boolean', default: false },
+      'review-plan': { type: 'boolean', default: false },
       server: { type: 'string', multiple: true },
     },
   });
@@ -121,7 +122,14 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'ask':
-      await askCommand(rest[0], { dataDir, json, modelPath, servers, clarify: !values['no-clarify'] });
+      await askCommand(rest[0], {
+        dataDir,
+        json,
+        modelPath,
+        servers,
+        clarify: !values['no-clarify'],
+        reviewPlan: values['review-plan'],
+      });
       return;
     case 'models':
       await modelsCommand(rest, { dataDir, json, modelPath, servers });

@@ -47,6 +47,22 @@ export const FIXED_PAGES: FakePage[] = [
   },
 ];
 
+/** Two years of one company's filings: "Amcor net sales" reads two ways against this library. */
+export const AMCOR_FILINGS: FakePage[] = [
+  {
+    documentId: 'amcor-22',
+    path: '/library/AMCOR_2022_10K.pdf',
+    page: 1,
+    paragraphs: ['Amcor net sales were 14.5 billion.'],
+  },
+  {
+    documentId: 'amcor-23',
+    path: '/library/AMCOR_2023_10K.pdf',
+    page: 1,
+    paragraphs: ['Amcor net sales were 14.7 billion.'],
+  },
+];
+
 type FakeChunk = OpenedChunk;
 
 function chunksOf(pages: FakePage[]): FakeChunk[] {
@@ -71,6 +87,8 @@ export interface FakePortsOptions {
   /** Replaces searchChunks, e.g. to make it throw. */
   searchChunks?: AgentPorts['searchChunks'];
   pageSearch?: boolean;
+  /** The documents' outlines; absent means the ports cannot read outlines. */
+  documentOutline?: AgentPorts['documentOutline'];
 }
 
 export interface FakePorts extends AgentPorts {
@@ -154,5 +172,6 @@ export function fakePorts(options: FakePortsOptions): FakePorts {
     pageImage: async () => new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
     libraryRoots: async () => options.roots ?? [],
     libraryDocuments: async () => documents,
+    ...(options.documentOutline ? { documentOutline: options.documentOutline } : {}),
   };
 }

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentService } from '../../src/core/agent/agentService';
 import type { AgentEvent } from '../../src/shared/domain/agent';
 import { tempDir } from '../helpers/shared';
-import { fakePorts, type FakePage } from './fakePorts';
+import { AMCOR_FILINGS, fakePorts, type FakePage } from './fakePorts';
 import { runScripted } from './harness';
 import { scriptedRoles, type ScriptStep } from './scriptedModel';
 
@@ -199,18 +199,7 @@ describe('clarifying questions', () => {
   });
 
   const amcor: FakePage[] = [
-    {
-      documentId: 'amcor-22',
-      path: '/library/AMCOR_2022_10K.pdf',
-      page: 1,
-      paragraphs: ['Amcor net sales were 14.5 billion.'],
-    },
-    {
-      documentId: 'amcor-23',
-      path: '/library/AMCOR_2023_10K.pdf',
-      page: 1,
-      paragraphs: ['Amcor net sales were 14.7 billion.'],
-    },
+    ...AMCOR_FILINGS,
     { documentId: 'other', path: '/library/handbook.pdf', page: 1, paragraphs: ['Nothing about sales.'] },
   ];
 

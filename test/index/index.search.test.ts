@@ -173,4 +173,33 @@ describe('Index search', () => {
       code: 'not_found',
     });
   });
+  it('ranks passages of the document the question is about above a lone passage elsewhere', async () => {
+    const ledger = sha256('ledger');
+    const memo = sha256('memo');
+    const ledgerPages = [
+      'Inventory turnover rose as the warehouses cleared old stock.',
+      'The inventory count at year end matched the ledger.',
+      'Turnover of finished goods inventory is reviewed each quarter.',
+      'Warehouse inventory is valued at the lower of cost and net realisable value.',
+    ];
+    await store.content.put(ledger, parsedFromPages(ledgerPages));
+    await store.documents.upsert(documentRow('ledger', ledger));
+    await store.content.put(memo, parsedFromPages(['Inventory turnover quarterly. Inventory turnover.']));
+    await store.documents.upsert(documentRow('memo', memo));
+    const question = 'quarterly inventory turnover of the warehouses';
+
+    const plain = await store.search.chunks(question, { k: 5, documentPrior: false });
+    expect(plain[0]!.documentId).toBe('memo');
+    // The ledger gathers four passages of evidence; the memo's one short passage no longer leads.
+    const weighed = await store.search.chunks(question, { k: 5 });
+    expect(weighed[0]!.documentId).toBe('ledger');
+    expect(weighed.map((hit) => hit.chunkId).sort()).toEqual(plain.map((hit) => hit.chunkId).sort());
+    // Within one document the prior changes nothing.
+    const within = { documentIds: ['ledger'] };
+    expect((await store.search.chunks(question, { k: 4, filter: within })).map((h) => h.chunkId)).toEqual(
+      (await store.search.chunks(question, { k: 4, filter: within, documentPrior: false })).map(
+        (h) => h.chunkId,
+      ),
+    );
+  });
 });

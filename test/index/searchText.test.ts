@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { applyDocumentPrior } from '../../src/core/index/search/documentPrior';
 import { reciprocalRankFusion } from '../../src/core/index/search/fusion';
 import { fileNameWords, ftsQuery, snippetAround } from '../../src/core/index/searchText';
 import { sqlIn, sqlString } from '../../src/core/index/sql';
@@ -41,5 +42,33 @@ describe('reciprocal-rank fusion', () => {
     expect(fused.map((hit) => hit.key)).toEqual(['c', 'b', 'a', 'd']);
     expect(fused[1]!.score).toBeCloseTo(2 / 62, 10);
     expect(reciprocalRankFusion([])).toEqual([]);
+  });
+});
+
+describe('document prior', () => {
+  const row = (content_hash: string, score: number, id: string) => ({ content_hash, score, id });
+
+  it("scales each passage by its document's share of the evidence", () => {
+    const ranked = applyDocumentPrior(
+      [row('b', 10, 'b1'), row('a', 8, 'a1'), row('a', 6, 'a2'), row('a', 4, 'a3')],
+      { passagesPerDocument: 5, weight: 0.5 },
+    );
+    // a gathers 18, b 10: b1 becomes 10 * sqrt(10 / 18), about 7.45, below a1's 8.
+    expect(ranked.map((r) => r.id)).toEqual(['a1', 'b1', 'a2', 'a3']);
+    expect(ranked[1]!.score).toBeCloseTo(10 * Math.sqrt(10 / 18), 10);
+    expect(ranked[0]!.score).toBe(8);
+  });
+
+  it('counts only the best passages of a document and leaves one document alone', () => {
+    const many = Array.from({ length: 20 }, (_, i) => row('long', 1, `l${i}`));
+    const ranked = applyDocumentPrior([row('short', 4, 's1'), ...many], {
+      passagesPerDocument: 3,
+      weight: 1,
+    });
+    // The long document's twenty weak passages count as three (3 < 4): the strong passage keeps the lead.
+    expect(ranked[0]!.id).toBe('s1');
+    const single = [row('a', 1, 'x'), row('a', 3, 'y')];
+    expect(applyDocumentPrior(single)).toEqual(single);
+    expect(applyDocumentPrior([])).toEqual([]);
   });
 });

@@ -122,6 +122,23 @@ describe('answer and run', () => {
     expect(applyAgentEvent(run, { type: 'status', runId: 'r', at, message: 'x' })).toBe(run);
     expect(emptyRun('q').status).toBe('running');
   });
+
+  it('holds a plan for review while paused and clears it when the run goes on', () => {
+    const at = 1;
+    let run = applyAgentEvent(undefined, {
+      type: 'plan_review',
+      runId: 'r',
+      at,
+      subQuestions: ['What was revenue', 'how did margins change?'],
+    });
+    run = applyAgentEvent(run, { type: 'complete', runId: 'r', at, status: 'paused', ms: 3, error: null });
+    expect(run).toMatchObject({
+      status: 'paused',
+      planReview: { subQuestions: ['What was revenue', 'how did margins change?'] },
+    });
+    run = applyAgentEvent(run, { type: 'status', runId: 'r', at, message: 'Researching the approved plan' });
+    expect(run).toMatchObject({ status: 'running', planReview: null });
+  });
 });
 
 describe('highlights, memory, downloads, library', () => {

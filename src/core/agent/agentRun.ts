@@ -2,11 +2,11 @@
  * One run of the decision loop (see runAgent.ts): its state, its steps and its ending.
  */
 import type { AgentEvent } from '../../shared/domain/agent';
-import type { Clarification } from './research/ambiguity';
 import {
   coverageRound,
   coverageSearchTool,
   researchInsufficiencies,
+  settlePlan,
   settleReading,
 } from './research/researchSteps';
 import { QuireError, isAbortError, toErrorInfo } from '../../shared/errors';
@@ -92,13 +92,19 @@ export class AgentRun {
       },
     });
     const clarification = await settleReading(this.state, ports, this.options.clarify, this.sink);
-    if (clarification) return this.pause(clarification);
+    if (clarification) return this.pause({ clarification });
+    const planReview = await settlePlan(this.state, this.options.plan, this.sink, this.autoSearch);
+    if (planReview) return this.pause({ planReview });
     return this.loop(decideModel);
   }
 
-  private pause(clarification: Clarification): Omit<RunOutcome, 'events'> {
-    return { status: 'paused', clarification, answer: null, citations: [], insufficiencies: [], error: null };
+  private pause(asked: Pick<RunOutcome, 'clarification' | 'planReview'>): Omit<RunOutcome, 'events'> {
+    return { status: 'paused', ...asked, answer: null, citations: [], insufficiencies: [], error: null };
   }
+
+  /** A search the run makes on its own (an approved plan's part, a coverage gap), shown in the trace. */
+  private readonly autoSearch = (inputs: { query: string; k: number; mode: 'hybrid' }) =>
+    this.runTool(coverageSearchTool, inputs, 'auto');
 
   /** The coverage check after a passing draft; true when it searched more and the answer is redrafted. */
   private recheckCoverage(): Promise<boolean> {
@@ -107,7 +113,7 @@ export class AgentRun {
       this.lastDraft,
       this.limits,
       this.sink,
-      (inputs) => this.runTool(coverageSearchTool, inputs, 'auto'),
+      this.autoSearch,
       () => !this.budgetSpent(),
     );
   }
@@ -370,14 +376,9 @@ export class AgentRun {
       return { status: 'failed', answer: null, citations: [], insufficiencies: [reason], error: reason };
     const grounded = groundCitations(this.lastDraft, this.state.sources);
     const answer = grounded.text || `${reason} No answer was written.`;
-    this.sink.emit({ type: 'final', answer, citations: grounded.citations, insufficiencies: [reason] });
-    return {
-      status: 'failed',
-      answer,
-      citations: grounded.citations,
-      insufficiencies: [reason],
-      error: reason,
-    };
+    const { citations } = grounded;
+    this.sink.emit({ type: 'final', answer, citations, insufficiencies: [reason] });
+    return { status: 'failed', answer, citations, insufficiencies: [reason], error: reason };
   }
 }
 

@@ -4,19 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type {
-  AgentEvent,
-  ChatTurn,
-  ClarificationChoice,
-  Conversation,
-  ConversationSummary,
-} from '../../shared/domain/agent';
+import type { AgentEvent, ChatTurn, Conversation, ConversationSummary } from '../../shared/domain/agent';
 import { QuireError } from '../../shared/errors';
 import { ConversationStore } from './conversationStore';
 import { resolveLimits, type AgentLimits } from './limits';
 import type { AgentPorts } from './ports';
 import { runAgent, type RunOutcome } from './runAgent';
-import type { ClarifyOptions } from './research/researchSteps';
+import type { ClarifyOptions, PlanOptions } from './research/researchSteps';
 import type { HistoryTurn } from './state';
 import type { AnyTool } from './tools/types';
 
@@ -58,12 +52,13 @@ export class AgentService {
 
   /**
    * Starts a run. With `clarify` (the default) an ambiguous question pauses the run with a `clarify`
-   * event; without it the agent assumes a reading and says which.
+   * event; without it the agent assumes a reading and says which. With `reviewPlan` a compound
+   * question pauses with a `plan_review` event until the plan is approved.
    */
   async ask(
     question: string,
     conversationId?: string,
-    options: { clarify?: boolean } = {},
+    options: { clarify?: boolean; reviewPlan?: boolean } = {},
   ): Promise<{ runId: string; conversationId: string }> {
     const trimmed = question.trim();
     if (trimmed === '') throw new QuireError('invalid_input', 'The question is empty.');
@@ -75,6 +70,7 @@ export class AgentService {
     }
     const id = conversationId ?? randomUUID();
     const runId = randomUUID();
+    const reviewPlan = options.reviewPlan ?? false;
     let history: HistoryTurn[] = [];
     const turn: ChatTurn = {
       runId,
@@ -85,6 +81,8 @@ export class AgentService {
       status: 'running',
       startedAt: this.now(),
       clarification: null,
+      planReview: null,
+      reviewPlan,
     };
     await this.store.update(id, (current) => {
       if (conversationId && !current)
@@ -95,13 +93,10 @@ export class AgentService {
         createdAt: this.now(),
         turns: [],
       };
-      history = conversation.turns
-        .filter((t) => t.status === 'answered' && t.answer !== null)
-        .slice(-this.limits.historyTurns)
-        .map((t) => ({ question: t.question, answer: t.answer ?? '' }));
+      history = this.historyBefore(conversation.turns, conversation.turns.length);
       return { ...conversation, turns: [...conversation.turns, turn] };
     });
-    this.start(id, runId, trimmed, history, { ask: options.clarify ?? true });
+    this.start(id, runId, trimmed, history, { ask: options.clarify ?? true }, { review: reviewPlan });
     return { runId, conversationId: id };
   }
 
@@ -110,39 +105,86 @@ export class AgentService {
    * the agent assumes a reading and says so. The paused state is read from disk, so this works after a
    * restart.
    */
-  async clarify(
+  clarify(
     conversationId: string,
     runId: string,
     choice: number | null,
   ): Promise<{ runId: string; conversationId: string }> {
-    let resumed: { question: string; history: HistoryTurn[]; answer: ClarificationChoice | null } | null =
-      null;
+    return this.resume(conversationId, runId, (turn) => {
+      if (!turn.clarification) return null;
+      const answer = choice === null ? null : (turn.clarification.choices[choice] ?? null);
+      if (choice !== null && !answer) throw new QuireError('invalid_input', 'There is no such choice.');
+      return {
+        clarify: { ask: false, answer },
+        plan: { review: turn.reviewPlan },
+        patch: { clarification: null, chosenReading: answer },
+      };
+    });
+  }
+
+  /** Resumes a run paused on its plan with the sub-questions the user approved (as shown or edited). */
+  approvePlan(
+    conversationId: string,
+    runId: string,
+    subQuestions: string[],
+  ): Promise<{ runId: string; conversationId: string }> {
+    const approved = subQuestions.map((q) => q.trim()).filter(Boolean);
+    if (approved.length === 0) throw new QuireError('invalid_input', 'The plan needs at least one question.');
+    return this.resume(conversationId, runId, (turn) => {
+      if (!turn.planReview) return null;
+      const reading = turn.chosenReading;
+      return {
+        clarify: reading === undefined ? { ask: false } : { ask: false, answer: reading },
+        plan: { review: false, approved },
+        patch: { planReview: null },
+      };
+    });
+  }
+
+  /** Restarts a paused run from its saved turn; `settle` says how, or null when it waits for something else. */
+  private async resume(
+    conversationId: string,
+    runId: string,
+    settle: (
+      turn: ChatTurn,
+    ) => { clarify: ClarifyOptions; plan: PlanOptions; patch: Partial<ChatTurn> } | null,
+  ): Promise<{ runId: string; conversationId: string }> {
+    let resumed: {
+      question: string;
+      history: HistoryTurn[];
+      clarify: ClarifyOptions;
+      plan: PlanOptions;
+    } | null = null;
     await this.store.update(conversationId, (current) => {
       if (!current) throw new QuireError('not_found', 'This conversation no longer exists.');
       const at = current.turns.findIndex((t) => t.runId === runId);
       const turn = current.turns[at];
-      if (!turn || turn.status !== 'paused' || !turn.clarification)
-        throw new QuireError('invalid_input', 'This run is not waiting for an answer.');
-      const answer = choice === null ? null : (turn.clarification.choices[choice] ?? null);
-      if (choice !== null && !answer) throw new QuireError('invalid_input', 'There is no such choice.');
+      const settled = turn?.status === 'paused' ? settle(turn) : null;
+      if (!turn || !settled) throw new QuireError('invalid_input', 'This run is not waiting for an answer.');
       resumed = {
         question: turn.question,
-        history: current.turns
-          .slice(0, at)
-          .filter((t) => t.status === 'answered' && t.answer !== null)
-          .slice(-this.limits.historyTurns)
-          .map((t) => ({ question: t.question, answer: t.answer ?? '' })),
-        answer,
+        history: this.historyBefore(current.turns, at),
+        clarify: settled.clarify,
+        plan: settled.plan,
       };
       const turns = current.turns.map((t) =>
-        t.runId === runId ? { ...t, status: 'running' as const, clarification: null } : t,
+        t.runId === runId ? { ...t, ...settled.patch, status: 'running' as const } : t,
       );
       return { ...current, turns };
     });
-    const { question, history, answer } = resumed!;
+    const { question, history, clarify, plan } = resumed!;
     const earlier = (await this.store.getTrace(runId)) ?? [];
-    this.start(conversationId, runId, question, history, { ask: false, answer }, earlier);
+    this.start(conversationId, runId, question, history, clarify, plan, earlier);
     return { runId, conversationId };
+  }
+
+  /** The answered turns before position `at`, as the run's conversation memory. */
+  private historyBefore(turns: ChatTurn[], at: number): HistoryTurn[] {
+    return turns
+      .slice(0, at)
+      .filter((t) => t.status === 'answered' && t.answer !== null)
+      .slice(-this.limits.historyTurns)
+      .map((t) => ({ question: t.question, answer: t.answer ?? '' }));
   }
 
   private start(
@@ -151,6 +193,7 @@ export class AgentService {
     question: string,
     history: HistoryTurn[],
     clarify: ClarifyOptions,
+    plan: PlanOptions,
     earlier: AgentEvent[] = [],
   ): void {
     const controller = new AbortController();
@@ -169,6 +212,7 @@ export class AgentService {
           signal: controller.signal,
           now: this.now,
           clarify,
+          plan,
           onEvent: (event) => {
             events.push(event);
             for (const listener of this.listeners) {
@@ -199,6 +243,7 @@ export class AgentService {
                   insufficiencies: outcome.insufficiencies,
                   status: outcome.status,
                   clarification: outcome.clarification ?? null,
+                  planReview: outcome.planReview ?? null,
                 }
               : t,
           );

@@ -4,6 +4,7 @@
  */
 import type { DocumentInfo } from '../../shared/domain/library';
 import type { BoundingBox, SearchHit, SearchResult } from '../../shared/domain/search';
+import type { OutlineEntry } from '../documents/pdf/pdfOutline';
 import type { ModelRoles } from '../models/types';
 import type { WebSearchProvider } from '../web/searxng';
 
@@ -23,6 +24,8 @@ export interface OpenedPage {
   text: string;
   boxes?: BoundingBox[];
 }
+
+export type { OutlineEntry } from '../documents/pdf/pdfOutline';
 
 export type ChunkSearchMode = 'bm25' | 'dense' | 'hybrid';
 
@@ -45,6 +48,8 @@ export interface AgentPorts {
   searchPages(query: string, options: { k: number }, signal?: AbortSignal): Promise<SearchHit[]>;
   openChunk(chunkId: string): Promise<OpenedChunk | null>;
   openPage(documentId: string, page: number): Promise<OpenedPage | null>;
+  /** The document's bookmarks with their pages ([] when it has none); absent when nothing can read outlines. */
+  documentOutline?(documentId: string, signal?: AbortSignal): Promise<OutlineEntry[]>;
   /** The rendered page (PNG/JPEG/WebP) for a vision model. */
   pageImage(documentId: string, page: number): Promise<Uint8Array | null>;
   /** Absolute folder paths; the file tools never look outside them. */

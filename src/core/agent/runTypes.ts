@@ -3,7 +3,7 @@ import type { AgentEvent, Citation } from '../../shared/domain/agent';
 import type { AgentLimits } from './limits';
 import type { AgentPorts } from './ports';
 import type { Clarification } from './research/ambiguity';
-import type { ClarifyOptions } from './research/researchSteps';
+import type { ClarifyOptions, PlanOptions } from './research/researchSteps';
 import type { HistoryTurn } from './state';
 import type { AnyTool } from './tools/types';
 
@@ -19,12 +19,18 @@ export interface RunAgentOptions {
   now?: () => number;
   /** How an ambiguous question is handled; without it the agent assumes a reading and says so. */
   clarify?: ClarifyOptions;
+  /** Whether a compound question's plan is shown for approval first; without it the run researches at once. */
+  plan?: PlanOptions;
 }
 
 export interface RunOutcome {
-  /** `paused`: the run asks the user `clarification` and resumes with their answer. */
+  /**
+   * `paused`: the run asks the user `clarification`, or shows `planReview` for approval, and resumes
+   * with their answer.
+   */
   status: 'answered' | 'cancelled' | 'failed' | 'paused';
   clarification?: Clarification | null;
+  planReview?: { subQuestions: string[] } | null;
   answer: string | null;
   citations: Citation[];
   insufficiencies: string[];

@@ -40,9 +40,11 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
     'models.chooseRole': ({ role, choice }) => core.modelSettings.chooseRole(role, choice),
     'models.setServers': ({ servers }) => core.modelSettings.setServers(servers),
     'memory.budget': async () => core.memory.budget,
-    'chat.ask': ({ question, conversationId, clarify }) =>
-      core.agent.ask(question, conversationId, { clarify }),
+    'chat.ask': ({ question, conversationId, clarify, reviewPlan }) =>
+      core.agent.ask(question, conversationId, { clarify, reviewPlan }),
     'chat.clarify': ({ conversationId, runId, choice }) => core.agent.clarify(conversationId, runId, choice),
+    'chat.approvePlan': ({ conversationId, runId, subQuestions }) =>
+      core.agent.approvePlan(conversationId, runId, subQuestions),
     'chat.cancel': async ({ runId }) => {
       core.agent.cancel(runId);
       return null;

@@ -19,14 +19,32 @@ async function askOnTerminal(question: string, choices: ClarificationChoice[]): 
   }
 }
 
+/** Shows the agent's plan on the terminal; Enter approves it, or the user types their own questions. */
+async function reviewOnTerminal(subQuestions: string[]): Promise<string[]> {
+  const lines = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    process.stderr.write('\nQuire will research these questions:\n');
+    subQuestions.forEach((q, i) => process.stderr.write(`  ${i + 1}. ${q}\n`));
+    const reply = await lines.question('Enter to approve, or type your own questions separated by ";": ');
+    const edited = reply
+      .split(';')
+      .map((q) => q.trim())
+      .filter(Boolean);
+    return edited.length > 0 ? edited : subQuestions;
+  } finally {
+    lines.close();
+  }
+}
+
 /**
  * `quire ask "<question>"`: streams the answer on a terminal; `--json` prints answer, citations and trace.
  * An ambiguous question is asked back on a terminal; with `--no-clarify` or no terminal the agent
- * assumes a reading and says which.
+ * assumes a reading and says which. With `--review-plan` on a terminal, a multi-part question's plan
+ * is shown for approval first.
  */
 export async function askCommand(
   question: string | undefined,
-  options: ModelCommandOptions & { clarify?: boolean },
+  options: ModelCommandOptions & { clarify?: boolean; reviewPlan?: boolean },
 ): Promise<void> {
   if (!question)
     throw new QuireError('invalid_input', 'Usage: quire ask "<question>" [--model PATH.gguf] [--json]');
@@ -48,11 +66,17 @@ export async function askCommand(
     const interactive = !options.json && process.stdin.isTTY && process.stderr.isTTY;
     const { runId, conversationId } = await core.agent.ask(question, undefined, {
       clarify: (options.clarify ?? true) && interactive,
+      reviewPlan: (options.reviewPlan ?? false) && interactive,
     });
     let outcome = await core.agent.waitForRun(runId);
-    while (outcome?.status === 'paused' && outcome.clarification) {
-      const choice = await askOnTerminal(outcome.clarification.question, outcome.clarification.choices);
-      await core.agent.clarify(conversationId, runId, choice);
+    while (outcome?.status === 'paused' && (outcome.clarification || outcome.planReview)) {
+      if (outcome.clarification) {
+        const choice = await askOnTerminal(outcome.clarification.question, outcome.clarification.choices);
+        await core.agent.clarify(conversationId, runId, choice);
+      } else if (outcome.planReview) {
+        const approved = await reviewOnTerminal(outcome.planReview.subQuestions);
+        await core.agent.approvePlan(conversationId, runId, approved);
+      }
       outcome = await core.agent.waitForRun(runId);
     }
     off();

@@ -9,11 +9,31 @@ import type { SearchHit, SearchMode } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
 import type { Index } from '../index/openIndex';
 import type { MemoryBudgetService } from '../memory/memoryBudgetService';
+import type { ModelLoadRequest } from '../memory/planFit';
 import { CATALOGUE } from '../models/llama/catalogue';
 import { createLlamaReranker, type LlamaReranker } from '../models/llama/llamaReranker';
 import { toDownload } from '../models/downloads/catalogue';
 import type { ChatModel, Reranker } from '../models/types';
 import { retrieve, type Retrieval, type RetrieveOptions } from './retriever';
+
+/** The reranker's window when its entry does not say (one query and one passage). */
+const RERANKER_CONTEXT = 1024;
+
+/** What the memory planner weighs before the reranker's weights and context are loaded. */
+function rerankerLoadRequest(reranker: LlamaReranker): ModelLoadRequest {
+  const entry = reranker.memoryEntry();
+  return {
+    id: entry.id,
+    label: entry.label,
+    roles: [],
+    weightsBytes: reranker.description.weightsBytes,
+    contextSize: entry.contextSize ?? RERANKER_CONTEXT,
+    contextBytesPerToken: reranker.description.contextBytesPerToken,
+    contextFixedBytes: reranker.description.contextFixedBytes,
+    // The context holds one query and one passage: it is not cut.
+    minContextSize: entry.contextSize ?? RERANKER_CONTEXT,
+  };
+}
 
 export interface RetrievalServiceDeps {
   index: () => Index;
@@ -64,10 +84,20 @@ export class RetrievalService {
     return null;
   }
 
-  /** Created on first use; a file that cannot be read as a GGUF is an error the caller reports. */
+  /**
+   * Created on first use; a file that cannot be read as a GGUF is an error the caller reports. A
+   * reranker the memory budget cannot hold now is not loaded: its ranking fails with the planner's
+   * reason (so search falls back and says why), and the next search asks the budget again.
+   */
   async reranker(): Promise<Reranker | null> {
     const loaded = await this.load();
     if (!loaded) return null;
+    if ('refused' in loaded) {
+      return {
+        id: loaded.id,
+        rank: () => Promise.reject(new QuireError('model_unavailable', loaded.refused)),
+      };
+    }
     // The memory budget shows it loaded once it has ranked (its host starts on first use).
     return {
       id: loaded.id,
@@ -81,7 +111,7 @@ export class RetrievalService {
     };
   }
 
-  private load(): Promise<LlamaReranker | null> {
+  private load(): Promise<LlamaReranker | { id: string; refused: string } | null> {
     const path = this.rerankerPath();
     if (!path) return Promise.resolve(null);
     this.loading ??= createLlamaReranker({
@@ -99,13 +129,22 @@ export class RetrievalService {
         throw error;
       },
     );
-    return this.loading;
+    return this.loading.then((reranker) => {
+      // Asked while it is not in memory yet: what else loaded meanwhile may leave no room for it.
+      if (!reranker || reranker.memoryEntry().loaded) return reranker;
+      const plan = this.deps.memory.plan([rerankerLoadRequest(reranker)]);
+      if (plan.decision !== 'refused') return reranker;
+      return { id: reranker.id, refused: `it does not fit in memory now: ${plan.reason.replace(/\.$/, '')}` };
+    });
   }
 
+  /** Stops the reranker's host and takes it out of the memory budget. */
   async dispose(): Promise<void> {
     const reranker = await this.loading?.catch(() => null);
     this.loading = null;
-    await reranker?.dispose();
+    if (!reranker) return;
+    this.deps.memory.removeEntry(reranker.memoryEntry().id);
+    await reranker.dispose();
   }
 
   private searchIndex(

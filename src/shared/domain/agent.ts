@@ -91,7 +91,7 @@ export const AgentEvent = z.discriminatedUnion('type', [
     depth: z.number().int().positive(),
     /** Passages of the target kept as relevant to the question. */
     kept: z.number().int().nonnegative(),
-    /** Why the hop stopped or failed, when it did. */
+    /** Why the hop stopped or failed, when it did; how the target was found, when not by searching. */
     note: z.string().nullable(),
   }),
   /** One round of the coverage check: which parts of the question the draft covers. */
@@ -111,6 +111,15 @@ export const AgentEvent = z.discriminatedUnion('type', [
     question: z.string(),
     choices: z.array(ClarificationChoice).min(2),
   }),
+  /**
+   * The run pauses (when plan review is on): the sub-questions it means to research, for the user to
+   * approve or edit (chat.approvePlan).
+   */
+  z.object({
+    ...base,
+    type: z.literal('plan_review'),
+    subQuestions: z.array(z.string()).min(2),
+  }),
   /** Something left the machine (web search, a download); never emitted while web search is off. */
   z.object({ ...base, type: z.literal('network'), host: z.string(), purpose: z.string() }),
   /** A PDF the web search found; it joins the library only if the user approves (library.addFromWeb). */
@@ -125,7 +134,7 @@ export const AgentEvent = z.discriminatedUnion('type', [
   z.object({
     ...base,
     type: z.literal('complete'),
-    /** `paused`: waiting for the user to answer a `clarify` question. */
+    /** `paused`: waiting for the user to answer a `clarify` question or to approve a `plan_review`. */
     status: z.enum(['answered', 'cancelled', 'failed', 'paused']),
     ms: z.number().nonnegative(),
     error: z.string().nullable(),
@@ -147,6 +156,15 @@ export const ChatTurn = z.object({
     .object({ question: z.string(), choices: z.array(ClarificationChoice) })
     .nullable()
     .default(null),
+  /** While paused for approval: the sub-questions the run means to research. */
+  planReview: z
+    .object({ subQuestions: z.array(z.string()) })
+    .nullable()
+    .default(null),
+  /** The run shows its plan for approval before researching a compound question. */
+  reviewPlan: z.boolean().default(false),
+  /** The reading the user chose when asked (null: they let Quire choose); kept so a later resume keeps it. */
+  chosenReading: ClarificationChoice.nullable().optional(),
 });
 export type ChatTurn = z.infer<typeof ChatTurn>;
 

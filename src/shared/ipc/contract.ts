@@ -133,6 +133,8 @@ export const calls = {
         conversationId: id.optional(),
         /** Pause and ask when the question is ambiguous (a `clarify` event); else assume and say so. */
         clarify: z.boolean().default(true),
+        /** Show the sub-questions of a compound question for approval first (a `plan_review` event). */
+        reviewPlan: z.boolean().default(false),
       })
       .strict(),
     output: z.object({ runId: z.string(), conversationId: z.string() }),
@@ -141,6 +143,17 @@ export const calls = {
   'chat.clarify': {
     input: z
       .object({ conversationId: id, runId: id, choice: z.number().int().min(0).max(20).nullable() })
+      .strict(),
+    output: z.object({ runId: z.string(), conversationId: z.string() }),
+  },
+  /** Approves a paused run's plan, as shown or edited: the sub-questions to research. */
+  'chat.approvePlan': {
+    input: z
+      .object({
+        conversationId: id,
+        runId: id,
+        subQuestions: z.array(z.string().trim().min(1).max(500)).min(1).max(8),
+      })
       .strict(),
     output: z.object({ runId: z.string(), conversationId: z.string() }),
   },

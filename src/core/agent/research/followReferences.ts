@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { PageRef } from '../../../shared/domain/agent';
 import { isAbortError, toErrorInfo } from '../../../shared/errors';
 import type { AgentLimits } from '../limits';
-import type { OpenedPage } from '../ports';
+import type { AgentPorts, OpenedPage, OutlineEntry } from '../ports';
 import type { AgentState } from '../state';
 import { estimateTokens } from '../text';
 import { objectSchema } from '../tools/schema';
@@ -19,6 +19,7 @@ import {
   detectReferences,
   detectReferencesWithModel,
   hasReferenceCue,
+  outlineEntryFor,
   pageHoldsTarget,
   referenceKey,
   type Reference,
@@ -161,8 +162,11 @@ async function followOne(
   const { state } = context;
   let page: OpenedPage | null = null;
   let note: string | null = null;
+  let foundBy: string | null = null;
   try {
-    page = await resolveTarget(hop, context);
+    const target = await resolveTarget(hop, context);
+    page = target?.page ?? null;
+    foundBy = target?.foundBy ?? null;
     if (!page)
       note =
         hop.reference.kind === 'document'
@@ -206,7 +210,7 @@ async function followOne(
     to,
     depth: hop.depth,
     kept: kept.length,
-    note: null,
+    note: foundBy,
   });
   return {
     result: {
@@ -221,15 +225,28 @@ async function followOne(
   };
 }
 
-/** The page a reference points to, or null when it cannot be found. */
-async function resolveTarget(hop: Hop, { state, ports, signal }: ToolContext): Promise<OpenedPage | null> {
+/**
+ * The page a reference points to, or null when it cannot be found; `foundBy` says how, when not by
+ * the usual search for a heading or caption.
+ */
+async function resolveTarget(
+  hop: Hop,
+  { state, ports, signal }: ToolContext,
+): Promise<{ page: OpenedPage; foundBy: string | null } | null> {
+  const found = (page: OpenedPage | null, foundBy: string | null = null) => (page ? { page, foundBy } : null);
   if (hop.reference.kind === 'document') {
     const [best] = matchDocuments(hop.reference.target, await ports.libraryDocuments()).filter(
       (match) => !match.yearMismatch && match.document.id !== hop.from.documentId,
     );
     if (!best) return null;
     const hits = await ports.searchChunks(state.question, { k: 1, documentIds: [best.document.id] }, signal);
-    return ports.openPage(best.document.id, hits[0]?.page ?? 1);
+    return found(await ports.openPage(best.document.id, hits[0]?.page ?? 1));
+  }
+  // The author's own table of contents, where the PDF has one, names the page outright.
+  const entry = outlineEntryFor(await outlineOf(hop.from.documentId, ports, signal), hop.reference);
+  if (entry && entry.page !== hop.from.page) {
+    const page = await ports.openPage(hop.from.documentId, entry.page);
+    if (page) return found(page, `found in the PDF outline ("${entry.title}")`);
   }
   const label = `${hop.reference.kind === 'section' ? 'Section' : hop.reference.kind} ${hop.reference.target}`;
   const hits = await ports.searchChunks(
@@ -240,7 +257,22 @@ async function resolveTarget(hop: Hop, { state, ports, signal }: ToolContext): P
   const pages = [...new Set(hits.map((hit) => hit.page))].filter((page) => page !== hop.from.page);
   for (const pageNumber of pages) {
     const page = await ports.openPage(hop.from.documentId, pageNumber);
-    if (page && pageHoldsTarget(page.text, hop.reference)) return page;
+    if (page && pageHoldsTarget(page.text, hop.reference)) return found(page);
   }
   return null;
+}
+
+/** A document's outline; none when the port is absent or the file cannot be read (search still works). */
+async function outlineOf(
+  documentId: string,
+  ports: AgentPorts,
+  signal: AbortSignal,
+): Promise<OutlineEntry[]> {
+  if (!ports.documentOutline) return [];
+  try {
+    return await ports.documentOutline(documentId, signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return [];
+  }
 }

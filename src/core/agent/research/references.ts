@@ -138,3 +138,20 @@ export function pageHoldsTarget(pageText: string, reference: Reference): boolean
     pageText,
   );
 }
+
+/**
+ * The outline entry that heads the target: its title starts like the target's heading or caption
+ * ("Note 12 Revenue", "Appendix B: Symbols"), or, for sections, notes and appendices, with the bare
+ * label and a capitalised title ("4.2 Revenue", "12. Income taxes"). Titles naming the kind win.
+ */
+export function outlineEntryFor<T extends { title: string }>(
+  outline: readonly T[],
+  reference: Reference,
+): T | null {
+  if (reference.kind === 'document') return null;
+  const named = outline.find((entry) => pageHoldsTarget(entry.title, reference));
+  if (named || reference.kind === 'table' || reference.kind === 'figure') return named ?? null;
+  const label = reference.target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const bare = new RegExp(String.raw`^${label}[.:)]?\s+\p{Lu}`, 'u');
+  return outline.find((entry) => bare.test(entry.title)) ?? null;
+}

@@ -1,6 +1,6 @@
 /*
- * The research steps around the decision loop: the clarifying question before it starts, and the
- * coverage check after each draft that passes the validation gate.
+ * The research steps around the decision loop: the clarifying question and the plan review before it
+ * starts, and the coverage check after each draft that passes the validation gate.
  */
 import type { ClarificationChoice } from '../../../shared/domain/agent';
 import type { EventSink } from '../events';
@@ -16,6 +16,7 @@ import {
   mentionsGenericDocument,
   type Clarification,
 } from './ambiguity';
+import { subQuestionsOf } from '../../retrieval/queryForms';
 import { checkCoverage, targetedQuery } from './coverage';
 
 export interface ClarifyOptions {
@@ -23,6 +24,13 @@ export interface ClarifyOptions {
   ask: boolean;
   /** The user's answer to an earlier question of this run; null when they declined to choose. */
   answer?: ClarificationChoice | null;
+}
+
+export interface PlanOptions {
+  /** Show a compound question's sub-questions and pause until the user approves or edits them. */
+  review: boolean;
+  /** The sub-questions the user approved (as shown or edited): researched before the loop starts. */
+  approved?: string[];
 }
 
 /** Hits looked at to tell whether "the report" could mean several documents. */
@@ -67,6 +75,32 @@ export async function settleReading(
   state.research.assumption = describeAssumption(ambiguity, picked);
   sink.emit({ type: 'status', message: state.research.assumption });
   return null;
+}
+
+/**
+ * Settles the research plan before the loop: approved sub-questions are each searched (visible in the
+ * trace); with review on, a compound question's sub-questions are returned (and the run pauses) for
+ * approval. A question with one part has no plan to approve.
+ */
+export async function settlePlan(
+  state: AgentState,
+  options: PlanOptions | undefined,
+  sink: EventSink,
+  search: (inputs: { query: string; k: number; mode: 'hybrid' }) => Promise<void>,
+): Promise<{ subQuestions: string[] } | null> {
+  if (state.requirements.aboutFiles || !options) return null;
+  if (options.approved) {
+    sink.emit({
+      type: 'status',
+      message: `Researching the approved plan: ${options.approved.map((q) => `"${q}"`).join(', ')}.`,
+    });
+    for (const query of options.approved) await search({ query, k: 5, mode: 'hybrid' });
+    return null;
+  }
+  const subQuestions = options.review ? subQuestionsOf(state.question) : [];
+  if (subQuestions.length < 2) return null;
+  sink.emit({ type: 'plan_review', subQuestions });
+  return { subQuestions };
 }
 
 /**

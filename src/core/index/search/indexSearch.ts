@@ -11,6 +11,7 @@ import { inBatches } from '../tableIo';
 import { checkedVector, type TextEmbedder } from '../vectors/embedders';
 import type { ActiveVectors } from '../vectors/indexVectors';
 import { packNormalised } from '../vectors/pageKernel';
+import { applyDocumentPrior, DOCUMENT_PRIOR_DEPTH } from './documentPrior';
 import { reciprocalRankFusion } from './fusion';
 import { ownerFor, scopeFor, type SearchFilter, type SearchScope } from './searchScope';
 
@@ -21,6 +22,11 @@ export interface ChunkSearchOptions {
   /** Defaults to hybrid when a text embedder is active, BM25 otherwise. */
   mode?: 'bm25' | 'dense' | 'hybrid';
   filter?: SearchFilter;
+  /**
+   * Weigh BM25 passages by how much of the evidence their document gathers (on by default; see
+   * documentPrior.ts). Off measures BM25 alone.
+   */
+  documentPrior?: boolean;
   /** Stops the search: it rejects at once with the signal's reason. */
   signal?: AbortSignal;
 }
@@ -74,9 +80,10 @@ export class IndexSearch implements Searcher {
     const scope = scopeFor(this.owners, this.stored(), options.filter);
     if (scope.allowed.size === 0) return [];
     const hit = (row: ChunkRow, score: number) => this.chunkHit(row, score, query, mode, options.filter);
+    const prior = options.documentPrior ?? true;
 
     if (mode === 'bm25') {
-      const rows = await this.bm25(words, scope, k, signal);
+      const rows = await this.bm25(words, scope, k, prior, signal);
       return rows.slice(0, k).map((row) => hit(row, row.score));
     }
     const queryVector = await this.embedQuery(embedder!, query, signal);
@@ -91,7 +98,7 @@ export class IndexSearch implements Searcher {
         .map((found) => hit(rows.get(found.id)!, found.score));
     }
     const [lexical, semantic] = await Promise.all([
-      this.bm25(words, scope, Math.max(k, FUSION_DEPTH), signal),
+      this.bm25(words, scope, Math.max(k, FUSION_DEPTH), prior, signal),
       this.dense(queryVector, scope, Math.max(k, FUSION_DEPTH), signal),
     ]);
     const fused = reciprocalRankFusion([
@@ -194,21 +201,24 @@ export class IndexSearch implements Searcher {
     words: string,
     scope: SearchScope,
     limit: number,
+    documentPrior: boolean,
     signal: AbortSignal | undefined,
   ): Promise<Array<ChunkRow & { score: number }>> {
     if (!this.fullText.ready) return [];
     await abortable(this.fullText.foldPending(), signal);
+    const depth = documentPrior ? Math.max(limit, DOCUMENT_PRIOR_DEPTH) : limit;
     const query = this.tables.chunks
       .query()
       .fullTextSearch(words, { columns: 'search_text' })
       .select(['id', 'content_hash', 'page', 'text', 'boxes', '_score'])
-      .limit(scope.exact ? limit : limit * 4);
+      .limit(scope.exact ? depth : depth * 4);
     if (scope.where) query.where(scope.where);
     const rows = (await abortable(query.toArray(), signal)) as Array<ChunkRow & { _score: number }>;
-    return rows
+    const candidates = rows
       .filter((row) => scope.allowed.has(row.content_hash))
       .map((row) => ({ ...row, score: row._score }))
-      .slice(0, limit);
+      .slice(0, depth);
+    return (documentPrior ? applyDocumentPrior(candidates) : candidates).slice(0, limit);
   }
 
   private async dense(

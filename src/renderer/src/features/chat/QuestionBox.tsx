@@ -9,6 +9,8 @@ export function QuestionBox() {
   const ask = useChatStore((state) => state.ask);
   const cancel = useChatStore((state) => state.cancel);
   const runningRunId = useChatStore(selectRunningRunId);
+  const reviewPlan = useChatStore((state) => state.reviewPlan);
+  const setReviewPlan = useChatStore((state) => state.setReviewPlan);
   const askAction = useAction(ask);
   const cancelAction = useAction(cancel);
   const [question, setQuestion] = useState('');
@@ -78,6 +80,15 @@ export function QuestionBox() {
       <p className="question-box__hint muted small">
         Enter to ask · Shift+Enter for a new line · Ctrl/⌘+K to come back here
       </p>
+      <label className="question-box__option muted small">
+        <input
+          type="checkbox"
+          checked={reviewPlan}
+          data-testid="review-plan"
+          onChange={(event) => setReviewPlan(event.target.checked)}
+        />
+        Show the plan of a multi-part question before researching it
+      </label>
       <ErrorMessage error={askAction.error ?? cancelAction.error} />
     </form>
   );

@@ -4,6 +4,7 @@ import { StepsTimeline } from '../trace/StepsTimeline';
 import { useChatStore, type TurnView as Turn } from './chatStore';
 import { CitationChip } from './CitationChip';
 import { ClarificationPrompt } from './ClarificationPrompt';
+import { PlanReview } from './PlanReview';
 import { WebProposals } from './WebProposals';
 
 interface TurnViewProps {
@@ -40,6 +41,9 @@ export function TurnView({ turn, isLatest }: TurnViewProps) {
         )}
         {run?.status === 'paused' && run.clarification && (
           <ClarificationPrompt runId={turn.runId} {...run.clarification} />
+        )}
+        {run?.status === 'paused' && run.planReview && (
+          <PlanReview runId={turn.runId} subQuestions={run.planReview.subQuestions} />
         )}
         {run?.error && <ErrorMessage error={run.error} />}
       </div>

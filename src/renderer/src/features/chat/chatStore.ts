@@ -26,9 +26,24 @@ export interface ChatState {
   cancel: (runId: string) => Promise<ErrorInfo | null>;
   /** Answers a paused run's question: a choice's index, or null to let the agent pick and say so. */
   clarify: (runId: string, choice: number | null) => Promise<ErrorInfo | null>;
+  /** Whether compound questions show their plan for approval first (off unless the user turns it on). */
+  reviewPlan: boolean;
+  setReviewPlan: (on: boolean) => void;
+  /** Approves a paused run's plan: the sub-questions as shown or edited. */
+  approvePlan: (runId: string, subQuestions: string[]) => Promise<ErrorInfo | null>;
   openConversation: (conversationId: string) => Promise<void>;
   newConversation: () => void;
   applyEvent: (event: AgentEvent) => void;
+}
+
+const REVIEW_PLAN_KEY = 'quire.reviewPlan';
+
+function readReviewPlan(): boolean {
+  try {
+    return localStorage.getItem(REVIEW_PLAN_KEY) === 'on';
+  } catch {
+    return false;
+  }
 }
 
 export const useChatStore = create<ChatState>((set, get) => ({
@@ -39,11 +54,14 @@ export const useChatStore = create<ChatState>((set, get) => ({
   asking: false,
   loadingConversation: false,
   conversationError: null,
+  reviewPlan: readReviewPlan(),
 
   ask: async (question) => {
     set({ asking: true });
-    const conversationId = get().conversationId;
-    const result = await quire['chat.ask'](conversationId ? { question, conversationId } : { question });
+    const { conversationId, reviewPlan } = get();
+    const result = await quire['chat.ask'](
+      conversationId ? { question, conversationId, reviewPlan } : { question, reviewPlan },
+    );
     if (!result.ok) {
       set({ asking: false });
       return result.error;
@@ -65,6 +83,21 @@ export const useChatStore = create<ChatState>((set, get) => ({
     const conversationId = get().conversationId;
     if (!conversationId) return { code: 'not_found', message: 'No conversation is open.' };
     return errorOf(await quire['chat.clarify']({ conversationId, runId, choice }));
+  },
+
+  setReviewPlan: (on) => {
+    set({ reviewPlan: on });
+    try {
+      localStorage.setItem(REVIEW_PLAN_KEY, on ? 'on' : 'off');
+    } catch {
+      // Storage can be unavailable (private windows): the setting then lasts for this session.
+    }
+  },
+
+  approvePlan: async (runId, subQuestions) => {
+    const conversationId = get().conversationId;
+    if (!conversationId) return { code: 'not_found', message: 'No conversation is open.' };
+    return errorOf(await quire['chat.approvePlan']({ conversationId, runId, subQuestions }));
   },
 
   openConversation: async (conversationId) => {

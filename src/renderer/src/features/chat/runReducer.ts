@@ -17,6 +17,8 @@ export interface RunView {
   ms: number | null;
   /** While paused: the question the agent asks before it goes on. */
   clarification: { question: string; choices: ClarificationChoice[] } | null;
+  /** While paused for approval: the sub-questions the agent means to research. */
+  planReview: { subQuestions: string[] } | null;
   /** PDFs a web search found that the user may add to the library. */
   proposals: Array<{ url: string; title: string }>;
 }
@@ -33,6 +35,7 @@ export function emptyRun(runId: string): RunView {
     error: null,
     ms: null,
     clarification: null,
+    planReview: null,
     proposals: [],
   };
 }
@@ -47,6 +50,7 @@ export function runFromTurn(turn: ChatTurn): RunView {
     status: turn.status,
     activity: turn.status === 'running' ? 'Working' : null,
     clarification: turn.clarification,
+    planReview: turn.planReview,
   };
 }
 
@@ -61,7 +65,7 @@ export function applyAgentEvent(current: RunView | undefined, event: AgentEvent)
   // A paused run goes on once its question is answered.
   const run =
     known.status === 'paused' && event.type !== 'complete'
-      ? { ...known, status: 'running' as const, clarification: null }
+      ? { ...known, status: 'running' as const, clarification: null, planReview: null }
       : known;
   // A finished run only changes if the engine repeats its ending.
   if (run.status !== 'running' && event.type !== 'complete' && event.type !== 'final') return run;
@@ -108,6 +112,8 @@ export function applyAgentEvent(current: RunView | undefined, event: AgentEvent)
         : { ...run, proposals: [...run.proposals, { url: event.url, title: event.title }] };
     case 'clarify':
       return { ...run, clarification: { question: event.question, choices: event.choices }, activity: null };
+    case 'plan_review':
+      return { ...run, planReview: { subQuestions: event.subQuestions }, activity: null };
     case 'complete':
       return { ...run, status: event.status, error: event.error, ms: event.ms, activity: null };
   }

@@ -142,6 +142,13 @@ function describe(event: AgentEvent): Described {
         title: `Asked you: ${event.question}`,
         lines: event.choices.map((choice) => choice.label),
       };
+    case 'plan_review':
+      return {
+        ...base,
+        tone: 'warning',
+        title: `Asked you to approve a plan of ${plural(event.subQuestions.length, 'question')}`,
+        lines: event.subQuestions,
+      };
     case 'proposal':
       return { ...base, title: `Found a PDF on the web: ${event.title}`, lines: [event.url] };
     case 'network':
