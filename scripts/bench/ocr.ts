@@ -3,12 +3,14 @@
  * 5 in WebAssembly with orientation detection and deskew) against Debian's `tesseract` CLI on the
  * same pages in the same run, and of PaddleOCR (@gutenye/ocr-node) when it is installed. The pages
  * are those with reference text in shared/qa/text, drawn once at 300 dpi; every engine reads the
- * same PNGs, one page at a time on one thread (OMP_THREAD_LIMIT=1 for the CLI).
+ * same PNGs, one page at a time on one thread (OMP_THREAD_LIMIT=1 for the CLI), the engines taking
+ * turns page by page so that a change in the machine's load falls on all of them.
  */
 import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { ocrLongEdge } from '../../src/core/documents/ocr/recognizePdfPages';
@@ -60,6 +62,13 @@ interface EngineResult {
   error?: string;
 }
 
+/** An engine the bench hands pages to one at a time; `finish` reports its peak memory. */
+interface PageReader {
+  name: string;
+  read(png: string): Promise<string>;
+  finish(): Promise<number>;
+}
+
 async function drawPages(dir: string): Promise<Array<{ png: string; set: number }>> {
   const pages: Array<{ png: string; set: number }> = [];
   for (const [set, { file, pages: numbers }] of SETS.entries()) {
@@ -84,62 +93,109 @@ async function drawPages(dir: string): Promise<Array<{ png: string; set: number 
   return pages;
 }
 
-/** Quire's engine (or Paddle) in a child process that reports its own peak memory. */
-async function inChild(engine: 'quire' | 'paddle', manifest: string): Promise<EngineResult> {
+/** Quire's engine (or Paddle) in a child process that reads pages as they are sent and reports its peak memory. */
+function inChild(engine: 'quire' | 'paddle'): PageReader {
   const runner = join(import.meta.dirname, 'ocrEngineRun.ts');
-  const { stdout } = await run$(process.execPath, ['--import', 'tsx', runner, engine, manifest], {
-    maxBuffer: 64 * 2 ** 20,
+  const child = spawn(process.execPath, ['--import', 'tsx', runner, engine], {
+    stdio: ['pipe', 'pipe', 'ignore'],
   });
-  const out = JSON.parse(stdout.trim().split('\n').pop()!) as Partial<EngineResult>;
+  const replies: string[] = [];
+  const waiting: Array<(line: string) => void> = [];
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  child.on('error', () => undefined);
+  const onLine = (line: string) => {
+    const next = waiting.shift();
+    if (next) next(line);
+    else replies.push(line);
+  };
+  createInterface({ input: child.stdout }).on('line', onLine);
+  void exited.then(() => waiting.splice(0).forEach((resolve) => resolve('{"error":"the engine exited"}')));
+  const reply = () =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      const take = (line: string) => resolve(JSON.parse(line) as Record<string, unknown>);
+      const ready = replies.shift();
+      if (ready !== undefined) take(ready);
+      else waiting.push(take);
+    });
   return {
-    engine: engine === 'quire' ? 'quire (tesseract.js 7, OSD + deskew)' : 'paddle (@gutenye/ocr-node)',
-    texts: out.texts ?? null,
-    seconds: out.seconds ?? 0,
-    peakRssBytes: out.peakRssBytes ?? 0,
-    ...(out.error ? { error: out.error } : {}),
+    name: engine === 'quire' ? 'quire (tesseract.js 7, OSD + deskew)' : 'paddle (@gutenye/ocr-node)',
+    async read(png) {
+      child.stdin.write(`${JSON.stringify({ png })}\n`);
+      const answer = await reply();
+      if (typeof answer.error === 'string') throw new Error(answer.error);
+      return String(answer.text ?? '');
+    },
+    async finish() {
+      child.stdin.end();
+      const answer = await Promise.race([reply(), exited.then(() => ({}))]);
+      await exited;
+      return Number((answer as { peakRssBytes?: number }).peakRssBytes ?? 0);
+    },
   };
 }
 
-/** The CLI, one process per page; its peak memory is read from /proc while it runs. */
-async function cli(pages: Array<{ png: string }>, psm: number): Promise<EngineResult> {
-  const texts: string[] = [];
+/** The CLI as a user runs it: one process per page, one thread; its peak memory is read from /proc. */
+function cli(psm: number): PageReader {
   let peak = 0;
-  const started = performance.now();
-  try {
-    for (const page of pages) {
-      texts.push(
-        await new Promise<string>((resolve, reject) => {
-          const child = spawn('tesseract', [page.png, '-', '--psm', String(psm), '-l', 'eng'], {
-            env: { ...process.env, OMP_THREAD_LIMIT: '1' },
-            stdio: ['ignore', 'pipe', 'ignore'],
-          });
-          let text = '';
-          const sample = setInterval(() => (peak = Math.max(peak, highWaterMark(child.pid))), 20);
-          child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
-          child.on('error', reject);
-          child.on('exit', (code) => {
-            clearInterval(sample);
-            if (code === 0) resolve(text);
-            else reject(new Error(`tesseract exited with ${code}`));
-          });
-        }),
-      );
-    }
-  } catch (error) {
-    return {
-      engine: `tesseract CLI --psm ${psm}`,
-      texts: null,
-      seconds: 0,
-      peakRssBytes: 0,
-      error: String(error),
-    };
-  }
   return {
-    engine: `tesseract CLI 5 --psm ${psm}${psm === 1 ? ' (with OSD)' : ' (default)'}`,
-    texts,
-    seconds: (performance.now() - started) / 1000,
-    peakRssBytes: peak,
+    name: `tesseract CLI 5 --psm ${psm}${psm === 1 ? ' (with OSD)' : ' (default)'}`,
+    read: (png) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn('tesseract', [png, '-', '--psm', String(psm), '-l', 'eng'], {
+          env: { ...process.env, OMP_THREAD_LIMIT: '1' },
+          stdio: ['ignore', 'pipe', 'ignore'],
+        });
+        let text = '';
+        const sample = setInterval(() => (peak = Math.max(peak, highWaterMark(child.pid))), 20);
+        child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        child.on('error', (error) => {
+          clearInterval(sample);
+          reject(error);
+        });
+        child.on('exit', (code) => {
+          clearInterval(sample);
+          if (code === 0) resolve(text);
+          else reject(new Error(`tesseract exited with ${code}`));
+        });
+      }),
+    finish: async () => peak,
   };
+}
+
+/**
+ * Every page goes to every engine before the next page, in an order that rotates, so a machine whose
+ * load changes during the run slows all engines alike and the ratios stay fair.
+ */
+async function readAll(readers: PageReader[], pages: Array<{ png: string }>): Promise<EngineResult[]> {
+  const texts = readers.map(() => [] as string[]);
+  const seconds = readers.map(() => 0);
+  const errors: Array<string | undefined> = readers.map(() => undefined);
+  for (const [at, page] of pages.entries()) {
+    for (let turn = 0; turn < readers.length; turn++) {
+      const index = (at + turn) % readers.length;
+      if (errors[index] !== undefined) continue;
+      const started = performance.now();
+      try {
+        texts[index]!.push(await readers[index]!.read(page.png));
+        seconds[index]! += (performance.now() - started) / 1000;
+      } catch (error) {
+        errors[index] = error instanceof Error ? error.message : String(error);
+      }
+    }
+  }
+  const results: EngineResult[] = [];
+  for (const [index, reader] of readers.entries()) {
+    const peakRssBytes = await reader.finish();
+    const error = errors[index];
+    results.push({
+      engine: reader.name,
+      texts: error === undefined ? texts[index]! : null,
+      seconds: seconds[index]!,
+      peakRssBytes,
+      ...(error === undefined ? {} : { error }),
+    });
+  }
+  return results;
 }
 
 function highWaterMark(pid: number | undefined): number {
@@ -170,8 +226,6 @@ export async function run(): Promise<BenchReport> {
   const dir = await tempDir();
   try {
     const pages = await drawPages(dir.path);
-    const manifest = join(dir.path, 'pages.json');
-    await writeFile(manifest, JSON.stringify(pages));
     const references = await Promise.all(
       SETS.map((set) => readFile(join(sharedDir, 'qa', 'text', set.reference), 'utf8')),
     );
@@ -179,13 +233,8 @@ export async function run(): Promise<BenchReport> {
       (out) => out.stdout.split('\n')[0] ?? 'tesseract',
       () => null,
     );
-    const results: EngineResult[] = [];
-    if (version) {
-      results.push(await cli(pages, 3));
-      results.push(await cli(pages, 1));
-    }
-    results.push(await inChild('quire', manifest));
-    results.push(await inChild('paddle', manifest));
+    const readers = [...(version ? [cli(3), cli(1)] : []), inChild('quire'), inChild('paddle')];
+    const results = await readAll(readers, pages);
     const baseline = results[0];
     const baselineRate = baseline?.texts ? pages.length / baseline.seconds : null;
     const baselineWer = baseline ? score(baseline, pages, references).wer : null;

@@ -1,23 +1,22 @@
 /**
- * One OCR engine over the bench's pages, in its own process so its peak memory is its own:
- * `tsx scripts/bench/ocrEngineRun.ts <quire|paddle> <pages.json>` prints JSON
- * `{ texts, seconds, peakRssBytes, error? }`. Started by scripts/bench/ocr.ts.
+ * One OCR engine serving the bench page by page, in its own process so its peak memory is its own:
+ * `tsx scripts/bench/ocrEngineRun.ts <quire|paddle>` reads one JSON line `{ "png": path }` per page
+ * on stdin and answers each with `{ text, ms }` (or `{ error }`); when stdin closes it prints
+ * `{ peakRssBytes }` and exits. Started by scripts/bench/ocr.ts, which alternates engines page by page.
  */
-import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import sharp from 'sharp';
 import { recognizePage } from '../../src/core/documents/ocr/recognizePage';
 import { TesseractEngine } from '../../src/core/documents/ocr/tesseractEngine';
 
-interface BenchPage {
-  png: string;
-}
+type ReadPage = (png: string) => Promise<string>;
 
-async function quire(pages: BenchPage[]): Promise<string[]> {
+/** Quire's path: the page's pixels through orientation, deskew and Tesseract in WebAssembly. */
+function quire(): { read: ReadPage; close: () => Promise<void> } {
   const engine = new TesseractEngine();
-  const texts: string[] = [];
-  try {
-    for (const page of pages) {
-      const { data, info } = await sharp(page.png).raw().toBuffer({ resolveWithObject: true });
+  return {
+    read: async (png) => {
+      const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
       const record = await recognizePage(
         engine,
         {
@@ -28,34 +27,40 @@ async function quire(pages: BenchPage[]): Promise<string[]> {
         },
         { languages: ['eng'], dpi: 300 },
       );
-      texts.push(record.lines.map((line) => line.map((word) => word[0]).join(' ')).join('\n'));
-    }
-  } finally {
-    await engine.dispose();
-  }
-  return texts;
+      return record.lines.map((line) => line.map((word) => word[0]).join(' ')).join('\n');
+    },
+    close: () => engine.dispose(),
+  };
 }
 
 /** PaddleOCR models in ONNX through @gutenye/ocr-node, when it is installed (it is not a dependency). */
-async function paddle(pages: BenchPage[]): Promise<string[]> {
-  const name = '@gutenye/ocr-node';
-  const module = (await import(name)) as {
-    default: { create(): Promise<{ detect(path: string): Promise<Array<{ text: string }>> }> };
+function paddle(): { read: ReadPage; close: () => Promise<void> } {
+  type Paddle = { detect(path: string): Promise<Array<{ text: string }>> };
+  let ocr: Promise<Paddle> | null = null;
+  return {
+    read: async (png) => {
+      const name = '@gutenye/ocr-node';
+      ocr ??= import(name).then((module: { default: { create(): Promise<Paddle> } }) =>
+        module.default.create(),
+      );
+      return (await (await ocr).detect(png)).map((line) => line.text).join('\n');
+    },
+    close: async () => undefined,
   };
-  const ocr = await module.default.create();
-  const texts: string[] = [];
-  for (const page of pages) texts.push((await ocr.detect(page.png)).map((line) => line.text).join('\n'));
-  return texts;
 }
 
-const [engine, manifest] = process.argv.slice(2);
-const pages = JSON.parse(await readFile(manifest!, 'utf8')) as BenchPage[];
-const started = performance.now();
-try {
-  const texts = engine === 'paddle' ? await paddle(pages) : await quire(pages);
-  const seconds = (performance.now() - started) / 1000;
-  console.log(JSON.stringify({ texts, seconds, peakRssBytes: process.resourceUsage().maxRSS * 1024 }));
-} catch (error) {
-  console.log(JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
+const engine = process.argv[2] === 'paddle' ? paddle() : quire();
+for await (const line of createInterface({ input: process.stdin })) {
+  if (!line.trim()) continue;
+  const { png } = JSON.parse(line) as { png: string };
+  const started = performance.now();
+  try {
+    const text = await engine.read(png);
+    console.log(JSON.stringify({ text, ms: performance.now() - started }));
+  } catch (error) {
+    console.log(JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
+  }
 }
+await engine.close();
+console.log(JSON.stringify({ peakRssBytes: process.resourceUsage().maxRSS * 1024 }));
 process.exit(0);

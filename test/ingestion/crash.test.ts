@@ -109,6 +109,11 @@ describe('crash safety of OCR', () => {
     cleanups.push(folder.cleanup, data.cleanup);
     await copyFile(join(corpusDir, 'docling', 'ocr__nemotron_multipage.pdf'), join(folder.path, 'scan.pdf'));
     const pagesSaved = () => savedOcrPages(data.path);
+    // With --no-ocr the text layer is indexed and the scanned pages wait, counted.
+    const off = await runIndex(folder.path, data.path, null, ['--no-ocr']);
+    const offSummary = JSON.parse(off.output.slice(off.output.indexOf('{'))) as Record<string, unknown>;
+    expect(offSummary).toMatchObject({ states: { indexed: 1 }, ocr: 'off', ocrPages: 0, ocrWaitingPages: 4 });
+    expect(pagesSaved()).toHaveLength(0);
     // Killed as soon as the first page is saved, while the others are still being read.
     const first = await runIndex(folder.path, data.path, 300_000, [], () => pagesSaved().length >= 1);
     expect(first.killed).toBe(true);
