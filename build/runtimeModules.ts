@@ -35,7 +35,11 @@ export interface RuntimeModule {
 export const runtimeModules: RuntimeModule[] = [
   { package: '@lancedb/lancedb', platformPackages: true, why: 'the index: a Rust addon' },
   { package: 'sharp', platformPackages: true, why: 'page images: a libvips addon and libvips itself' },
-  { package: '@napi-rs/canvas', platformPackages: true, why: 'the Skia addon pdfjs draws pages on' },
+  {
+    package: '@napi-rs/canvas',
+    platformPackages: true,
+    why: 'Skia: pdfjs draws PDF pages on it, Quire draws the pages it lays out',
+  },
   { package: 'node-llama-cpp', platformPackages: true, why: 'in-process models; reads llama/*.json by path' },
   { package: '@reflink/reflink', platformPackages: true, why: 'copy-on-write in node-llama-cpp downloads' },
   {

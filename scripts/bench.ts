@@ -12,6 +12,7 @@ const benches: Record<string, () => Promise<{ run: BenchFn }>> = {
   pages: () => import('./bench/pageSearch'),
   models: () => import('./bench/models'),
   agent: () => import('./bench/agent'),
+  formats: () => import('./bench/formats'),
   ocr: () => import('./bench/ocr'),
 };
 

@@ -19,6 +19,8 @@ export const ERROR_CODES = [
   'timeout',
   'disk_full',
   'unsupported',
+  /** A format Quire lists but does not read; the message says what to do (e.g. save it as .docx). */
+  'unsupported_format',
   'internal',
 ] as const;
 

@@ -45,13 +45,14 @@ function waitFor(library: LibraryService, predicate: (s: LibrarySnapshot) => boo
 }
 
 describe('LibraryService', () => {
-  it('lists PDFs, Markdown and text files with sizes and page counts, ignoring other files', async () => {
+  it('lists documents and pictures with sizes and page counts, ignoring other files', async () => {
     const { dataDir, folder } = await fixture();
     await copyFile(join(corpusDir, 'pdfjs/tracemonkey.pdf'), join(folder, 'tracemonkey.pdf'));
     await mkdir(join(folder, 'notes'));
     await writeFile(join(folder, 'notes', 'read me.md'), '# Notes\n');
     await writeFile(join(folder, 'notes', 'todo.txt'), 'todo\n');
-    await writeFile(join(folder, 'picture.png'), 'not a document');
+    await writeFile(join(folder, 'picture.png'), 'not a picture yet: listed, and failed when read');
+    await writeFile(join(folder, 'archive.zip'), 'not a document');
     const library = await openLibrary(dataDir);
     await library.addFolder(folder);
     await library.whenIdle();
@@ -59,6 +60,7 @@ describe('LibraryService', () => {
     expect(docs.map((d) => [d.relativePath, d.kind, d.pages])).toEqual([
       [join('notes', 'read me.md'), 'markdown', null],
       [join('notes', 'todo.txt'), 'text', null],
+      ['picture.png', 'image', null],
       ['tracemonkey.pdf', 'pdf', 14],
     ]);
     expect(docs.find((d) => d.kind === 'pdf')?.bytes).toBeGreaterThan(1000);

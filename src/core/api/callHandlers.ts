@@ -1,6 +1,7 @@
 import type { CoreServices } from '../coreServices';
 import { toDocumentInfo } from '../library/libraryService';
 import { readPageImage } from '../pages/readPageImage';
+import { readPageText } from '../pages/readPageText';
 import { currentSearchNotice, searchChunks } from '../search/chunkSearch';
 import { chunkSearchDeps } from '../search/coreSearch';
 import type { CallHandlers } from './dispatcher';
@@ -31,6 +32,7 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
     'ocr.settings': async () => core.ocrSettings.view(),
     'ocr.configure': (change) => core.ocrSettings.update(change),
     'pages.get': ({ documentId, page, size }) => readPageImage(core, documentId, page, size),
+    'pages.text': ({ documentId, page }) => readPageText(core, documentId, page),
     'models.status': async () => core.models.status(),
     'models.refresh': () => core.models.refresh(),
     'models.download': async ({ model }) => core.models.download(model),

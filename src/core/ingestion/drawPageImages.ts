@@ -1,3 +1,4 @@
+import type { DocumentKind } from '../../shared/domain/library';
 import { toErrorInfo, type ErrorCode } from '../../shared/errors';
 import type { DocumentPool } from '../documents/pool/documentPool';
 import type { PageImageStore } from '../documents/render/pageImageStore';
@@ -8,6 +9,7 @@ const FAILURES_KEEPING_DRAWN_PAGES = new Set<ErrorCode>(['unsupported', 'timeout
 
 export interface PageImageRequest {
   path: string;
+  kind: DocumentKind;
   contentHash: string;
   pageCount: number;
   longEdge: number;
@@ -22,7 +24,7 @@ export interface DrawnPageImages {
 }
 
 /**
- * Draws every page of a PDF into the store. A page that cannot be drawn, or drawing that outlasts
+ * Draws every page of a document into the store. A page that cannot be drawn, or drawing that outlasts
  * its time limit, keeps the pages drawn so far and says how many are missing and why.
  */
 export async function drawPageImages(
@@ -30,10 +32,10 @@ export async function drawPageImages(
   store: PageImageStore,
   request: PageImageRequest,
 ): Promise<DrawnPageImages> {
-  const { path, contentHash, pageCount, longEdge, password, signal } = request;
+  const { path, kind, contentHash, pageCount, longEdge, password, signal } = request;
   const pages = Array.from({ length: pageCount }, (_, i) => i + 1);
   try {
-    const options = { contentHash, signal, longEdge, pages, ...(password ? { password } : {}) };
+    const options = { kind, contentHash, signal, longEdge, pages, ...(password ? { password } : {}) };
     return { images: await pool.render(path, options, store), problem: null };
   } catch (error) {
     const info = toErrorInfo(error);

@@ -60,7 +60,11 @@ export interface IngestedFile {
 /** How a failed file ends: a state the user sees, a retry, or nothing (it was cancelled or went away). */
 export type FailureOutcome =
   | { kind: 'cancelled' }
-  | { kind: 'final'; state: Extract<DocumentState, 'needsPassword' | 'failed'>; message: string }
+  | {
+      kind: 'final';
+      state: Extract<DocumentState, 'needsPassword' | 'failed' | 'unsupported'>;
+      message: string;
+    }
   | { kind: 'retry'; message: string };
 
 /**
@@ -128,7 +132,7 @@ export class FileIngestion {
   /** Records an end state in the index too, so a restart does not retry an unchanged file. */
   async recordFailure(
     file: FileToIngest,
-    state: 'needsPassword' | 'failed' | 'quarantined',
+    state: 'needsPassword' | 'failed' | 'quarantined' | 'unsupported',
     error: string,
   ): Promise<void> {
     await this.deps.documents
@@ -161,6 +165,8 @@ export function classifyFailure(error: unknown, signal: AbortSignal): FailureOut
   if (info.code === 'needs_password' || info.code === 'wrong_password') {
     return { kind: 'final', state: 'needsPassword', message: info.message };
   }
+  if (info.code === 'unsupported_format')
+    return { kind: 'final', state: 'unsupported', message: info.message };
   if (info.code === 'unsupported' || info.code === 'invalid_input' || info.code === 'not_readable') {
     return { kind: 'final', state: 'failed', message: info.message };
   }

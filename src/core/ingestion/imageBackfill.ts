@@ -5,6 +5,7 @@ import type { PageImageRef } from '../documents/types';
 import type { PageImageSlots } from '../index/content/indexContent';
 import type { DocumentCatalog } from '../index/documents/documentCatalog';
 import type { IndexedDocument } from '../index/records';
+import { drawsPages } from '../documents/readers/formatReaders';
 import { drawPageImages } from './drawPageImages';
 import type { Scheduler } from './scheduler';
 
@@ -73,17 +74,18 @@ export class ImageBackfill {
   }
 
   /**
-   * Draws one page of an indexed PDF now, ahead of its document's turn (the user opened it), and
-   * attaches the image. Null when the file is not an indexed PDF.
+   * Draws one page of an indexed document now, ahead of its document's turn (the user opened it),
+   * and attaches the image. Null when the file is not indexed or its pages have no images.
    */
   async drawPageNow(documentId: string, page: number, signal?: AbortSignal): Promise<PageImageRef | null> {
     const { documents, pool, images, content } = this.deps;
     const doc = documents.get(documentId);
-    if (!doc?.contentHash || doc.kind !== 'pdf' || doc.state !== 'indexed') return null;
+    if (!doc?.contentHash || !drawsPages(doc.kind) || doc.state !== 'indexed') return null;
     const password = await this.deps.password(doc.id);
     const [image] = await pool.render(
       await this.deps.readablePath(doc.path),
       {
+        kind: doc.kind,
         contentHash: doc.contentHash,
         pages: [page],
         longEdge: this.deps.longEdge,
@@ -106,6 +108,7 @@ export class ImageBackfill {
       const password = await this.deps.password(owner.id);
       const drawn = await drawPageImages(pool, images, {
         path: await this.deps.readablePath(owner.path),
+        kind: owner.kind,
         contentHash,
         pageCount: owner.pages ?? 0,
         longEdge: this.deps.longEdge,
@@ -129,10 +132,10 @@ export class ImageBackfill {
     }
   }
 
-  /** An indexed PDF with this content, whose path and password the images are drawn from. */
+  /** An indexed document with this content and page images, whose path and password they are drawn from. */
   private imageOwner(contentHash: string): IndexedDocument | null {
     const owner = this.deps.documents.indexedWithContent(contentHash);
-    return owner?.kind === 'pdf' ? owner : null;
+    return owner && drawsPages(owner.kind) ? owner : null;
   }
 
   /** Shows why page images are missing on every indexed file with this content (or clears it). */

@@ -1,6 +1,8 @@
 import type { IndexProgress } from '../../shared/domain/library';
 import { QuireError } from '../../shared/errors';
 import { Emitter } from '../common/emitter';
+import { drawsPages, laysOutPages } from '../documents/readers/formatReaders';
+import type { DrawablePage } from '../documents/render/laidOutRaster';
 import type { DocumentPool } from '../documents/pool/documentPool';
 import type { PageImageStore } from '../documents/render/pageImageStore';
 import type { PageImageRef } from '../documents/types';
@@ -192,6 +194,16 @@ export class Ingestion {
   }
 
   /** Draws one page now, ahead of its turn; null when the file is not an indexed PDF or images are off. */
+  /** One page of an indexed document as Quire laid it out, for the text view. */
+  async pageLayout(documentId: string, page: number, signal?: AbortSignal): Promise<DrawablePage> {
+    const doc = this.options.index.documents.get(documentId);
+    if (!doc || doc.state !== 'indexed' || !laysOutPages(doc.kind)) {
+      throw new QuireError('not_found', 'That page has no text view.');
+    }
+    const path = await this.options.library.readablePath(doc.path);
+    return this.options.pool.pageText(path, { kind: doc.kind, page, ...(signal ? { signal } : {}) });
+  }
+
   drawPageNow(documentId: string, page: number, signal?: AbortSignal): Promise<PageImageRef | null> {
     if (this.options.renderImages === false) return Promise.resolve(null);
     return this.backfill.drawPageNow(documentId, page, signal);
@@ -299,7 +311,7 @@ export class Ingestion {
         });
         // Scanned pages are read before their images are drawn: text is what search needs first.
         this.recognition?.queue(ingested.contentHash, ingested.pagesAwaitingOcr);
-        if (this.options.renderImages !== false && doc.kind === 'pdf' && ingested.pagesWithoutImages > 0) {
+        if (this.options.renderImages !== false && drawsPages(doc.kind) && ingested.pagesWithoutImages > 0) {
           this.backfill.queue(ingested.contentHash, pages);
         }
         this.tidying.noteWrite();

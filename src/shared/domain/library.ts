@@ -1,11 +1,28 @@
 import { z } from 'zod';
 
-export const DocumentKind = z.enum(['pdf', 'markdown', 'text']);
+export const DocumentKind = z.enum([
+  'pdf',
+  'markdown',
+  'text',
+  'docx',
+  'doc',
+  'pptx',
+  'ppt',
+  'xlsx',
+  'xls',
+  'odt',
+  'odp',
+  'ods',
+  'html',
+  'epub',
+  'image',
+]);
 export type DocumentKind = z.infer<typeof DocumentKind>;
 
 /**
  * Where a file is in its life: `listed` (seen, page count read), `queued`/`indexing` (ingestion),
- * `indexed`, or one of the end states that need the user: `needsPassword`, `failed`, `quarantined`.
+ * `indexed`, or one of the end states that need the user: `needsPassword`, `failed`, `quarantined`,
+ * `unsupported` (a format Quire does not read; the error says what to do).
  */
 export const DocumentState = z.enum([
   'listed',
@@ -15,6 +32,7 @@ export const DocumentState = z.enum([
   'needsPassword',
   'failed',
   'quarantined',
+  'unsupported',
 ]);
 export type DocumentState = z.infer<typeof DocumentState>;
 

@@ -23,6 +23,7 @@ import {
   SetupProposal,
   SetupRole,
 } from '../domain/models';
+import { PageText } from '../domain/pages';
 import { ChunkSearchResult, PageImage, SearchMode, SearchResult } from '../domain/search';
 import { WebSearchSettings, WebUrl } from '../domain/web';
 import { UpdateStatus } from '../domain/updates';
@@ -102,6 +103,16 @@ export const calls = {
       })
       .strict(),
     output: PageImage,
+  },
+  /** A page Quire laid out (Word, slides, sheets, web pages, books, text), as formatted text. */
+  'pages.text': {
+    input: z
+      .object({
+        documentId: id,
+        page: z.number().int().min(1).max(100_000),
+      })
+      .strict(),
+    output: PageText,
   },
   'models.status': { input: empty, output: ModelsStatus },
   'models.refresh': { input: empty, output: ModelsStatus },

@@ -5,6 +5,7 @@ import { chunkPages, DEFAULT_CHUNKING, type ChunkingOptions } from '../layout/ch
 import { groupLines, type TextLine } from '../layout/lines';
 import { placePageText, type PlacedPage } from '../layout/pageText';
 import { coveredBy, ocrTextLines } from '../ocr/ocrLines';
+import { pageOcrOf, recognizedTextSource } from '../ocr/ocrProvenance';
 import type { OcrPageRecord } from '../ocr/ocrStore';
 import { measurePdfPages } from '../pdfium/measurePdfPages';
 import type { PageContent } from '../pdfium/pageContent';
@@ -121,30 +122,14 @@ function readWithOcr(
   const layerBoxes = page.lines.map((line) => line.box);
   const added = reason === 'partial' ? recognized.filter((line) => !coveredBy(line, layerBoxes)) : recognized;
   const words = added.reduce((sum, line) => sum + line.text.split(/\s+/).filter(Boolean).length, 0);
-  const ocr: PageOcr = {
-    reason,
-    engine: record.engine,
-    languages: record.languages,
-    confidence: record.confidence,
-    words,
-    problem: record.problem,
-    ...(record.transcription ? { transcribedBy: record.transcription.model } : {}),
-  };
+  const ocr = pageOcrOf(record, reason, words);
   if (words === 0) return { ...page, reason, ocr };
   const lines = reason === 'partial' ? [...page.lines, ...added] : added;
   return { ...page, lines, reason, ocr };
 }
 
 function textSourceOf(text: string, ocr: PageOcr | null): PageTextSource {
-  if (ocr && ocr.words > 0) {
-    return {
-      method: 'ocr',
-      engine: ocr.transcribedBy ?? ocr.engine,
-      languages: ocr.languages,
-      ...(ocr.confidence === null ? {} : { confidence: ocr.confidence }),
-      ocr,
-    };
-  }
+  if (ocr && ocr.words > 0) return recognizedTextSource(ocr);
   return { method: text.trim() ? 'layer' : 'none', engine: 'pdfjs', ...(ocr ? { ocr } : {}) };
 }
 

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { QuireError, toErrorInfo } from '../../../shared/errors';
+import type { DocumentKind } from '../../../shared/domain/library';
 import { selectOcrEngine } from '../ocr/ocrEngines';
 import { OcrStore } from '../ocr/ocrStore';
 import { ocrKeyOf, recognizePages } from '../ocr/recognizePdfPages';
@@ -7,8 +8,6 @@ import type { OcrEngine } from '../ocr/types';
 import { parseDocument } from '../parseDocument';
 import { readerFor } from '../readers/formatReaders';
 import { PageImageStore } from '../render/pageImageStore';
-import { countPdfPages } from '../pdf/countPdfPages';
-import { renderPdfPages } from '../render/renderPdfPages';
 import type { DocumentJob, JobRequest, JobResponse, OcrSource } from './protocol';
 
 /* Runs one document job at a time for the pool; the pool terminates the thread to cancel or time out. */
@@ -69,9 +68,33 @@ async function run(job: DocumentJob) {
       releaseEngineLater();
     }
   }
-  if (job.type === 'countPages') return countPdfPages(job.path, job.password);
-  const { path, storeRoot, ...options } = job;
-  return renderPdfPages(path, options, new PageImageStore(storeRoot));
+  if (job.type === 'countPages') return countPages(job.path, job.kind, job.password);
+  if (job.type === 'pageText') return laidOutPage(job.path, job.kind, job.page);
+  const { path, storeRoot, kind, ...options } = job;
+  const reader = readerFor(kind);
+  if (!reader.drawPages) throw new QuireError('unsupported', `Pages of ${kind} documents have no images.`);
+  return reader.drawPages(path, options, new PageImageStore(storeRoot));
+}
+
+/** Pages of a file: counted by the format where the file has pages, else by laying it out. */
+async function countPages(path: string, kind: DocumentKind, password?: string): Promise<number> {
+  const reader = readerFor(kind);
+  if (reader.countPages) return reader.countPages(path, password === undefined ? {} : { password });
+  if (reader.layOut) return (await reader.layOut(path)).length;
+  throw new QuireError('unsupported', `Pages of ${kind} documents cannot be counted before reading.`);
+}
+
+/** One page as Quire laid it out, for the text view. */
+async function laidOutPage(path: string, kind: DocumentKind, page: number) {
+  const reader = readerFor(kind);
+  if (!reader.layOut)
+    throw new QuireError('invalid_input', `Pages of ${kind} documents are not laid out by Quire.`);
+  const pages = await reader.layOut(path);
+  const found = pages[page - 1];
+  if (!found) {
+    throw new QuireError('not_found', `Page ${page} does not exist: the document has ${pages.length} pages.`);
+  }
+  return found;
 }
 
 const port = parentPort;

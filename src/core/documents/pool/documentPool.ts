@@ -4,6 +4,7 @@ import { startWorker } from '../../common/entryPoints';
 import { QuireError } from '../../../shared/errors';
 import type { DocumentKind } from '../../../shared/domain/library';
 import type { PageImageStore } from '../render/pageImageStore';
+import type { DrawablePage } from '../render/laidOutRaster';
 import type { PageImageRef, ParsedDocument } from '../types';
 import type { OcrPageOutcome } from '../ocr/recognizePdfPages';
 import type { DocumentJob, JobRequest, JobResponse, OcrSource } from './protocol';
@@ -45,6 +46,8 @@ export interface OcrJobOptions extends JobOptions {
 }
 
 export interface RenderJobOptions extends JobOptions {
+  /** The document's kind; PDF when absent. */
+  kind?: DocumentKind;
   contentHash: string;
   pages?: number[];
   password?: string;
@@ -59,6 +62,8 @@ export interface DocumentPool {
    * Pages go to the workers in batches, several at once; the time limit applies to each batch.
    */
   render(path: string, options: RenderJobOptions, store: PageImageStore): Promise<PageImageRef[]>;
+  /** One page as Quire laid it out (kinds other than PDF and pictures), for the text view. */
+  pageText(path: string, options: JobOptions & { kind: DocumentKind; page: number }): Promise<DrawablePage>;
   /**
    * Reads pages with OCR into the OCR store (`options.ocr.storeRoot`), skipping pages already there.
    * Pages go to the workers in small batches; each page is saved as soon as it is read, so a batch
@@ -252,6 +257,9 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
         jobOptions,
       );
     },
+    pageText(path, { kind, page, ...jobOptions }) {
+      return submit<DrawablePage>({ type: 'pageText', path, kind, page }, jobOptions);
+    },
     async ocr(path, { kind, pages, password, ocr, onPages, ...jobOptions }) {
       const batches: number[][] = [];
       for (let start = 0; start < pages.length; start += OCR_BATCH_PAGES) {
@@ -281,10 +289,11 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
       await Promise.all(Array.from({ length: Math.min(size, batches.length) }, lane));
       return outcomes.flat();
     },
-    async render(path, { contentHash, pages, password, longEdge, ...jobOptions }, store) {
+    async render(path, { kind = 'pdf', contentHash, pages, password, longEdge, ...jobOptions }, store) {
       const passwordOption = password === undefined ? {} : { password };
       const wanted =
-        pages ?? range(await submit<number>({ type: 'countPages', path, ...passwordOption }, jobOptions));
+        pages ??
+        range(await submit<number>({ type: 'countPages', path, kind, ...passwordOption }, jobOptions));
       // A long document renders in batches: each gets the time limit, other documents' jobs interleave,
       // and up to one batch per worker runs at once, so one long file still uses every core.
       const batches: number[][] = [];
@@ -299,6 +308,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
           const at = next++;
           const job: DocumentJob = {
             type: 'render',
+            kind,
             path,
             storeRoot: store.root,
             contentHash,

@@ -1,5 +1,6 @@
 import type { ErrorInfo } from '../../../shared/errors';
 import type { DocumentKind } from '../../../shared/domain/library';
+import type { DrawablePage } from '../render/laidOutRaster';
 import type { OcrEngineChoice } from '../ocr/ocrEngines';
 import type { OcrPageOutcome } from '../ocr/recognizePdfPages';
 import type { PageImageRef, ParsedDocument } from '../types';
@@ -16,9 +17,12 @@ export interface OcrSource {
 export type DocumentJob =
   | { type: 'parse'; path: string; kind: DocumentKind; password?: string; ocr?: OcrSource }
   | { type: 'ocr'; path: string; kind: DocumentKind; pages: number[]; password?: string; ocr: OcrSource }
-  | { type: 'countPages'; path: string; password?: string }
+  | { type: 'countPages'; path: string; kind: DocumentKind; password?: string }
+  | { type: 'pageText'; path: string; kind: DocumentKind; page: number }
   | {
       type: 'render';
+      /** Its format's reader draws the pages. */
+      kind: DocumentKind;
       path: string;
       storeRoot: string;
       contentHash: string;
@@ -33,5 +37,9 @@ export interface JobRequest {
 }
 
 export type JobResponse =
-  | { id: number; ok: true; value: ParsedDocument | PageImageRef[] | OcrPageOutcome[] | number }
+  | {
+      id: number;
+      ok: true;
+      value: ParsedDocument | PageImageRef[] | OcrPageOutcome[] | number | DrawablePage;
+    }
   | { id: number; ok: false; error: ErrorInfo };

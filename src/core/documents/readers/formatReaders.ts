@@ -1,72 +1,109 @@
 import { extname } from 'node:path';
 import type { DocumentKind } from '../../../shared/domain/library';
-import type { ChunkingOptions } from '../layout/chunker';
-import type { OcrPageRecord } from '../ocr/ocrStore';
-import type { OcrPageSource } from '../ocr/types';
-import { PdfPageDrawer } from '../render/pdfPageDrawer';
 import { parsePdf } from '../pdf/parsePdf';
 import { countPdfPages } from '../pdf/countPdfPages';
-import { parseTextFile } from '../text/parseText';
-import type { ParsedDocument } from '../types';
+import { parseTextFile, textFilePages } from '../text/parseText';
+import type { FormatReader, ReadOptions } from './formatReader';
+import { laidOutReader } from './laidOutReader';
 
-export interface ReadOptions {
-  password?: string;
-  signal?: AbortSignal;
-  chunking?: ChunkingOptions;
-  /** OCR results by page number, merged into the pages whose own text is not enough. */
-  ocr?: ReadonlyMap<number, OcrPageRecord>;
-}
+export type { DrawOptions, FormatReader, ReadOptions } from './formatReader';
 
-/**
- * How Quire reads one format: which files are of it, and how they become pages and chunks. Readers
- * run in the document pool's worker threads. A new format is a new reader in this list.
+/*
+ * Every format Quire lists, one reader each: the one place that says which files are read how. The
+ * office, web, book and picture libraries are imported on first use, so threads that only ever
+ * read PDFs (and the main thread, which asks only for kinds) never load them.
  */
-export interface FormatReader {
-  readonly kind: DocumentKind;
-  /** File name extensions, lower case with the dot. */
-  readonly extensions: readonly string[];
-  /** Pages (with their text and where it came from) and chunks that know their page and boxes. */
-  read(path: string, options: ReadOptions): Promise<ParsedDocument>;
-  /** The page count without reading content, for formats with real pages; absent otherwise. */
-  countPages?(path: string, options: { password?: string }): Promise<number>;
-  /** Whether pages are drawn as images (formats with a page layout). */
-  readonly drawsPages: boolean;
-  /**
-   * For formats whose pages can be scans: the pages as OCR draws them. Such a reader flags the pages
-   * whose own text is not enough (`needsOcr`) and merges `ReadOptions.ocr` into them.
-   */
-  pagesForOcr?(path: string, options: { password?: string }): Promise<OcrPageSource>;
-}
 
 const withChunking = (options: ReadOptions) => (options.chunking ? { chunking: options.chunking } : {});
+const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
+
+const pdf: FormatReader = {
+  kind: 'pdf',
+  extensions: ['.pdf'],
+  read: (path, options) =>
+    parsePdf(path, {
+      ...(options.password === undefined ? {} : { password: options.password }),
+      ...withSignal(options.signal),
+      ...withChunking(options),
+      ...(options.ocr ? { ocr: options.ocr } : {}),
+    }),
+  countPages: (path, options) => countPdfPages(path, options.password),
+  drawPages: async (path, options, store) =>
+    (await import('../render/renderPdfPages')).renderPdfPages(path, options, store),
+  pagesForOcr: async (path, options) =>
+    (await import('../render/pdfPageDrawer')).PdfPageDrawer.open(path, options.password),
+};
+
+/** Pictures: each frame is a page whose text is what OCR reads on it. */
+const picture: FormatReader = {
+  kind: 'image',
+  extensions: ['.png', '.jpg', '.jpeg', '.tif', '.tiff', '.webp', '.heic', '.heif'],
+  read: async (path, options) =>
+    (await import('./image/readImage')).readImage(path, {
+      ...(options.ocr ? { ocr: options.ocr } : {}),
+      ...withChunking(options),
+    }),
+  countPages: async (path) =>
+    (await (await import('./image/pictureFrames')).inspectPicture(path)).frames.length,
+  drawPages: async (path, options, store) =>
+    (await import('./image/picturePages')).drawPicturePages(path, options, store),
+  pagesForOcr: async (path) => (await import('./image/picturePages')).picturePagesForOcr(path),
+};
+
+/** Markdown and plain text: pages of about 60 lines on a monospace grid, drawn like laid-out pages. */
+function textReader(kind: 'markdown' | 'text', extensions: readonly string[]): FormatReader {
+  const layOut = (path: string) => textFilePages(path, kind);
+  return {
+    kind,
+    extensions,
+    read: (path, options) => parseTextFile(path, kind, withChunking(options)),
+    layOut,
+    drawPages: async (path, options, store) =>
+      (await import('../render/renderLaidOutPages')).renderLaidOutPages(path, layOut, options, store),
+  };
+}
+
+/** A format listed so the user sees it, and refused with what to do instead. */
+function refusedReader(kind: 'ppt' | 'xls', extensions: readonly string[]): FormatReader {
+  return {
+    kind,
+    extensions,
+    read: async () => (await import('./legacy/readLegacy')).refuseLegacy(kind),
+  };
+}
 
 export const FORMAT_READERS: readonly FormatReader[] = [
-  {
-    kind: 'pdf',
-    extensions: ['.pdf'],
-    drawsPages: true,
-    read: (path, options) =>
-      parsePdf(path, {
-        ...(options.password === undefined ? {} : { password: options.password }),
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...withChunking(options),
-        ...(options.ocr ? { ocr: options.ocr } : {}),
-      }),
-    countPages: (path, options) => countPdfPages(path, options.password),
-    pagesForOcr: (path, options) => PdfPageDrawer.open(path, options.password),
-  },
-  {
-    kind: 'markdown',
-    extensions: ['.md', '.markdown'],
-    drawsPages: false,
-    read: (path, options) => parseTextFile(path, 'markdown', withChunking(options)),
-  },
-  {
-    kind: 'text',
-    extensions: ['.txt'],
-    drawsPages: false,
-    read: (path, options) => parseTextFile(path, 'text', withChunking(options)),
-  },
+  pdf,
+  textReader('markdown', ['.md', '.markdown']),
+  textReader('text', ['.txt']),
+  laidOutReader('docx', ['.docx', '.docm'], async (path, signal) =>
+    (await import('./docx/readDocx')).readDocx(path, withSignal(signal)),
+  ),
+  laidOutReader('doc', ['.doc'], async (path) => (await import('./legacy/readLegacy')).readDoc(path)),
+  laidOutReader('pptx', ['.pptx', '.pptm'], async (path, signal) =>
+    (await import('./pptx/readPptx')).readPptx(path, withSignal(signal)),
+  ),
+  laidOutReader('xlsx', ['.xlsx', '.xlsm'], async (path, signal) =>
+    (await import('./xlsx/readXlsx')).readXlsx(path, withSignal(signal)),
+  ),
+  laidOutReader('odt', ['.odt'], async (path, signal) =>
+    (await import('./odf/readOdf')).readOdf(path, 'odt', withSignal(signal)),
+  ),
+  laidOutReader('odp', ['.odp'], async (path, signal) =>
+    (await import('./odf/readOdf')).readOdf(path, 'odp', withSignal(signal)),
+  ),
+  laidOutReader('ods', ['.ods'], async (path, signal) =>
+    (await import('./odf/readOdf')).readOdf(path, 'ods', withSignal(signal)),
+  ),
+  laidOutReader('html', ['.html', '.htm', '.xhtml'], async (path) =>
+    (await import('./html/readHtml')).readHtml(path),
+  ),
+  laidOutReader('epub', ['.epub'], async (path, signal) =>
+    (await import('./epub/readEpub')).readEpub(path, withSignal(signal)),
+  ),
+  refusedReader('ppt', ['.ppt']),
+  refusedReader('xls', ['.xls']),
+  picture,
 ];
 
 const byKind = new Map(FORMAT_READERS.map((reader) => [reader.kind, reader]));
@@ -80,12 +117,22 @@ export function readerFor(kind: DocumentKind): FormatReader {
   return reader;
 }
 
-/** Whether documents of this kind can hold scanned pages, which OCR reads. */
-export function readsScans(kind: DocumentKind): boolean {
-  return byKind.get(kind)?.pagesForOcr !== undefined;
-}
-
 /** The kind of document a file is, by its name, or null when no reader takes it. */
 export function documentKindOf(path: string): DocumentKind | null {
   return byExtension.get(extname(path).toLowerCase())?.kind ?? null;
+}
+
+/** Whether pages of this kind get images (drawn from the file, or from Quire's layout of it). */
+export function drawsPages(kind: DocumentKind): boolean {
+  return readerFor(kind).drawPages !== undefined;
+}
+
+/** Whether Quire lays out pages of this kind itself, and so can show them as formatted text. */
+export function laysOutPages(kind: DocumentKind): boolean {
+  return readerFor(kind).layOut !== undefined;
+}
+
+/** Whether documents of this kind can hold scanned pages (or are pictures), which OCR reads. */
+export function readsScans(kind: DocumentKind): boolean {
+  return readerFor(kind).pagesForOcr !== undefined;
 }

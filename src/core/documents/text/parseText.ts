@@ -3,6 +3,7 @@ import { QuireError } from '../../../shared/errors';
 import { chunkPages, DEFAULT_CHUNKING, type ChunkingOptions } from '../layout/chunker';
 import type { BlockKind, LayoutBlock, PageLayout } from '../layout/model';
 import { placePageText } from '../layout/pageText';
+import type { DrawablePage } from '../render/laidOutRaster';
 import type { ParsedDocument } from '../types';
 import { nominalHeight, nominalLine, NOMINAL_WIDTH } from './nominalPage';
 
@@ -42,19 +43,43 @@ function toLines(source: string): string[] {
 }
 
 export function parsePlainText(source: string, options: ParseTextOptions = {}): ParsedDocument {
+  return buildDocument('text', null, plainTextLayouts(source, options), options);
+}
+
+export function parseMarkdown(source: string, options: ParseTextOptions = {}): ParsedDocument {
+  const { title, layouts } = markdownLayouts(source, options);
+  return buildDocument('markdown', title, layouts, options);
+}
+
+/** The pages of a text or Markdown file as laid out, as drawable lines on a monospace grid. */
+export async function textFilePages(path: string, kind: 'markdown' | 'text'): Promise<DrawablePage[]> {
+  const source = await readFile(path, 'utf8');
+  const layouts = kind === 'markdown' ? markdownLayouts(source).layouts : plainTextLayouts(source);
+  return layouts.map((layout) => ({
+    width: layout.width,
+    height: layout.height,
+    lines: layout.blocks.flatMap((block) =>
+      block.lines.map((line) => ({
+        style: block.kind === 'heading' ? ('h4' as const) : ('body' as const),
+        text: line.text,
+        box: line.box,
+      })),
+    ),
+  }));
+}
+
+function plainTextLayouts(source: string, options: ParseTextOptions = {}): PageLayout[] {
   const linesPerPage = options.linesPerPage ?? DEFAULT_LINES_PER_PAGE;
   const lines = toLines(source);
   const pages: string[][] = [];
   for (let i = 0; i < lines.length; i += linesPerPage) pages.push(lines.slice(i, i + linesPerPage));
-  return buildDocument(
-    'text',
-    null,
-    pages.map((pageLines) => paragraphBlocks(pageLines)),
-    options,
-  );
+  return toLayouts(pages.map((pageLines) => paragraphBlocks(pageLines)));
 }
 
-export function parseMarkdown(source: string, options: ParseTextOptions = {}): ParsedDocument {
+function markdownLayouts(
+  source: string,
+  options: ParseTextOptions = {},
+): { title: string | null; layouts: PageLayout[] } {
   const linesPerPage = options.linesPerPage ?? DEFAULT_LINES_PER_PAGE;
   const lines = toLines(source);
   const headingLevel = (line: string) => /^(#{1,6})\s+\S/.exec(line)?.[1]?.length ?? 0;
@@ -80,12 +105,7 @@ export function parseMarkdown(source: string, options: ParseTextOptions = {}): P
       .find((_, i) => levels[i] === topLevel)
       ?.replace(/^#+\s+/, '')
       .trim() ?? null;
-  return buildDocument(
-    'markdown',
-    title,
-    pages.map((pageLines) => markdownBlocks(pageLines)),
-    options,
-  );
+  return { title, layouts: toLayouts(pages.map((pageLines) => markdownBlocks(pageLines))) };
 }
 
 /** Marks the lines inside ``` or ~~~ fences, where a `#` is code, not a heading. */
@@ -147,13 +167,8 @@ function markdownBlocks(lines: readonly string[]): RowBlock[] {
   return blocks;
 }
 
-function buildDocument(
-  kind: 'markdown' | 'text',
-  title: string | null,
-  pageBlocks: RowBlock[][],
-  options: ParseTextOptions,
-): ParsedDocument {
-  const layouts: PageLayout[] = pageBlocks.map((blocks, i) => {
+function toLayouts(pageBlocks: RowBlock[][]): PageLayout[] {
+  return pageBlocks.map((blocks, i) => {
     const rows = Math.max(0, ...blocks.flatMap((block) => block.rows.map((r) => r.row + 1)));
     const layoutBlocks: LayoutBlock[] = blocks.map((block) => ({
       kind: block.kind,
@@ -163,6 +178,14 @@ function buildDocument(
     }));
     return { page: i + 1, width: NOMINAL_WIDTH, height: nominalHeight(rows), blocks: layoutBlocks };
   });
+}
+
+function buildDocument(
+  kind: 'markdown' | 'text',
+  title: string | null,
+  layouts: PageLayout[],
+  options: ParseTextOptions,
+): ParsedDocument {
   const placed = layouts.map(placePageText);
   return {
     kind,

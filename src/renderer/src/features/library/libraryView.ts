@@ -14,6 +14,7 @@ export const STATE_LABELS: Record<DocumentState, string> = {
   needsPassword: 'Needs password',
   failed: 'Failed',
   quarantined: 'Quarantined',
+  unsupported: 'Not supported',
 };
 
 /** Documents of each root, sorted by their path inside it. */

@@ -3,6 +3,7 @@ import { describePageText } from '../../lib/textProvenance';
 import { useDocumentPageCount } from '../library/libraryStore';
 import { toHighlightRects, pageKey } from './highlightBoxes';
 import { usePagesStore, type ViewerTarget } from './pagesStore';
+import { TextPage } from './TextPage';
 import './pages.css';
 
 /** The page a citation points at, full size, with the cited regions highlighted. */
@@ -20,6 +21,7 @@ function PageViewerDialog({ target }: { target: ViewerTarget }) {
   const load = usePagesStore((state) => state.load);
   const key = pageKey(target.documentId, target.page, 'full');
   const image = usePagesStore((state) => state.images[key]);
+  const text = usePagesStore((state) => state.texts[key]);
   const error = usePagesStore((state) => state.errors[key] ?? null);
   const pageCount = useDocumentPageCount(target.documentId);
   const boxes = target.highlight?.page === target.page ? target.highlight.boxes : NO_BOXES;
@@ -138,6 +140,13 @@ function PageViewerDialog({ target }: { target: ViewerTarget }) {
                 }}
               />
             ))}
+          </div>
+        ) : text ? (
+          <div>
+            <p className="page-viewer__note muted" data-testid="page-text-note">
+              {text.reason}
+            </p>
+            <TextPage page={text} highlights={boxes} />
           </div>
         ) : error ? (
           <div className="page-viewer__message">

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import type { PageText } from '../../../../shared/domain/pages';
 import type { BoundingBox, PageImage } from '../../../../shared/domain/search';
 import { quire } from '../../ipc/client';
 import { withBoundedEntry } from '../../lib/boundedRecord';
@@ -21,6 +22,8 @@ export interface ViewerTarget {
 export interface PagesState {
   viewer: ViewerTarget | null;
   images: Record<string, PageImage>;
+  /** Pages shown as formatted text because their image is missing, by the full page's key. */
+  texts: Record<string, PageText>;
   errors: Record<string, string>;
   openViewer: (target: ViewerTarget) => void;
   closeViewer: () => void;
@@ -33,6 +36,7 @@ const inFlight = new Set<string>();
 export const usePagesStore = create<PagesState>((set, get) => ({
   viewer: null,
   images: {},
+  texts: {},
   errors: {},
 
   openViewer: (target) => set({ viewer: target }),
@@ -42,11 +46,17 @@ export const usePagesStore = create<PagesState>((set, get) => ({
 
   load: async (documentId, page, size) => {
     const key = pageKey(documentId, page, size);
-    if (inFlight.has(key) || get().images[key]) return;
+    if (inFlight.has(key) || get().images[key] || get().texts[key]) return;
     inFlight.add(key);
     const result = await quire['pages.get']({ documentId, page, size });
+    // No image (not drawn yet, or it cannot be): pages Quire laid out are shown as formatted text.
+    const text = !result.ok && size === 'full' ? await quire['pages.text']({ documentId, page }) : null;
     inFlight.delete(key);
     set((state) => {
+      if (text?.ok) {
+        const { [key]: _cleared, ...errors } = state.errors;
+        return { texts: withBoundedEntry(state.texts, key, text.value, KEPT_FULL_PAGES), errors };
+      }
       if (!result.ok) return { errors: { ...state.errors, [key]: result.error.message } };
       const { [key]: _cleared, ...errors } = state.errors;
       const limit = size === 'full' ? KEPT_FULL_PAGES : KEPT_THUMBNAILS;

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { BoundingBox } from './search';
+
+/*
+ * Pages of documents that have no page layout of their own (Word, PowerPoint, Excel, OpenDocument,
+ * HTML, EPUB, Markdown, text) are laid out by Quire on a nominal page. The same layout is drawn as the
+ * page's image and, where no image can be drawn, shown as formatted text: one geometry for both, so
+ * highlighted regions land on the same words either way.
+ */
+
+export const PageLineStyle = z.enum([
+  'label',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'body',
+  'listItem',
+  'tableHeader',
+  'tableRow',
+  'noteLabel',
+  'note',
+  'image',
+]);
+export type PageLineStyle = z.infer<typeof PageLineStyle>;
+
+export interface LineStyleMetrics {
+  /** Font size in points. */
+  size: number;
+  lineHeight: number;
+  bold: boolean;
+  italic: boolean;
+  /** Space kept above and below the block, in points. */
+  before: number;
+  after: number;
+}
+
+export const LINE_STYLES: Record<PageLineStyle, LineStyleMetrics> = {
+  label: { size: 9, lineHeight: 13, bold: false, italic: false, before: 0, after: 10 },
+  h1: { size: 18, lineHeight: 23, bold: true, italic: false, before: 10, after: 6 },
+  h2: { size: 15, lineHeight: 20, bold: true, italic: false, before: 9, after: 5 },
+  h3: { size: 13, lineHeight: 17, bold: true, italic: false, before: 8, after: 4 },
+  h4: { size: 11, lineHeight: 15, bold: true, italic: false, before: 6, after: 3 },
+  body: { size: 10, lineHeight: 14, bold: false, italic: false, before: 0, after: 7 },
+  listItem: { size: 10, lineHeight: 14, bold: false, italic: false, before: 0, after: 2 },
+  tableHeader: { size: 9, lineHeight: 12, bold: true, italic: false, before: 0, after: 0 },
+  tableRow: { size: 9, lineHeight: 12, bold: false, italic: false, before: 0, after: 0 },
+  noteLabel: { size: 9, lineHeight: 12, bold: true, italic: false, before: 6, after: 1 },
+  note: { size: 9, lineHeight: 12, bold: false, italic: false, before: 0, after: 6 },
+  image: { size: 9, lineHeight: 12, bold: false, italic: true, before: 2, after: 8 },
+};
+
+/** Horizontal padding inside a table cell, and vertical padding of a row, in points. */
+export const CELL_PADDING_X = 3;
+export const CELL_PADDING_Y = 2;
+
+export const PageTextCell = z.object({
+  /** Left edge, in points from the left of the row's box. */
+  x: z.number(),
+  width: z.number(),
+  /** The cell's text, broken into the lines it is drawn as. */
+  lines: z.array(z.string()),
+});
+export type PageTextCell = z.infer<typeof PageTextCell>;
+
+export const PageTextLine = z.object({
+  style: PageLineStyle,
+  /** The line's text; a table row's cells are separated by tabs. */
+  text: z.string(),
+  box: BoundingBox,
+  /** A list item's bullet or number, drawn left of the box. */
+  marker: z.string().optional(),
+  /** A table row's cells. */
+  cells: z.array(PageTextCell).optional(),
+});
+export type PageTextLine = z.infer<typeof PageTextLine>;
+
+/** One laid-out page: what the text view draws, and what the page image is drawn from. */
+export const PageText = z.object({
+  documentId: z.string(),
+  page: z.number().int().positive(),
+  /** Page size in points, the unit of `box` and of citation boxes. */
+  pageWidth: z.number().positive(),
+  pageHeight: z.number().positive(),
+  lines: z.array(PageTextLine),
+  /** Why the page is shown as text rather than as an image. */
+  reason: z.string(),
+});
+export type PageText = z.infer<typeof PageText>;
