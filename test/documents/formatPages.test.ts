@@ -107,7 +107,9 @@ describe('pages Quire lays out', () => {
     expect(lines[0]).toMatchObject({ style: 'label', text: 'Slide 2' });
     expect(lines.some((line) => line.style === 'h1')).toBe(true);
     const hits = await core.dispatch('search.query', { query: 'Second slide title', k: 3, mode: 'bm25' });
-    expect(hits.ok && (hits.value as Array<{ documentId: string; page: number }>)[0]).toMatchObject({
+    expect(
+      hits.ok && (hits.value as { hits: Array<{ documentId: string; page: number }> }).hits[0],
+    ).toMatchObject({
       documentId: deck.id,
       page: 2,
     });

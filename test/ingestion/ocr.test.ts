@@ -14,7 +14,7 @@ import type { IndexedDocument } from '../../src/core/index/records';
 import { OpenAIClient } from '../../src/core/models/openai/openaiClient';
 import { OpenAIChatModel } from '../../src/core/models/openai/openaiModels';
 import { startOpenAIStandIn } from '../standins/openaiStandIn';
-import type { BoundingBox, PageImage, SearchHit } from '../../src/shared/domain/search';
+import type { BoundingBox, ChunkSearchResult, PageImage } from '../../src/shared/domain/search';
 import { corpusDir, tempDir } from '../helpers/shared';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -95,7 +95,7 @@ describe('OCR in ingestion', () => {
         ocr: { pagesNeedingOcr: 1, pagesWaiting: 1, pagesRead: 0 },
       });
       expect(
-        await call<SearchHit[]>(off, 'search.query', { query: 'Docling bundles', mode: 'bm25' }),
+        (await call<ChunkSearchResult>(off, 'search.query', { query: 'Docling bundles', mode: 'bm25' })).hits,
       ).toEqual([]);
       expect((await call<{ settings: { enabled: boolean } }>(off, 'ocr.settings', {})).settings.enabled).toBe(
         false,
@@ -110,7 +110,7 @@ describe('OCR in ingestion', () => {
     const [doc] = on.library.snapshot().documents;
     expect(doc!.ocr).toMatchObject({ pagesNeedingOcr: 1, pagesRead: 1, pagesWaiting: 0, pagesUnreadable: 0 });
     expect(doc!.ocr!.confidence).toBeGreaterThan(0.8);
-    const hits = await call<SearchHit[]>(on, 'search.query', {
+    const { hits } = await call<ChunkSearchResult>(on, 'search.query', {
       query: 'Docling bundles PDF document conversion',
       mode: 'bm25',
     });
