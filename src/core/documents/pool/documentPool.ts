@@ -260,34 +260,20 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
     pageText(path, { kind, page, ...jobOptions }) {
       return submit<DrawablePage>({ type: 'pageText', path, kind, page }, jobOptions);
     },
-    async ocr(path, { kind, pages, password, ocr, onPages, ...jobOptions }) {
-      const batches: number[][] = [];
-      for (let start = 0; start < pages.length; start += OCR_BATCH_PAGES) {
-        batches.push(pages.slice(start, start + OCR_BATCH_PAGES));
-      }
-      const outcomes: OcrPageOutcome[][] = [];
-      let next = 0;
-      let failed = false;
-      const lane = async () => {
-        while (!failed && next < batches.length) {
-          const at = next++;
-          const job: DocumentJob = {
-            type: 'ocr',
-            path,
-            kind,
-            pages: batches[at]!,
-            ocr,
-            ...(password === undefined ? {} : { password }),
-          };
-          outcomes[at] = await submit<OcrPageOutcome[]>(job, jobOptions).catch((error: unknown) => {
-            failed = true;
-            throw error;
-          });
-          onPages?.(outcomes[at]);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(size, batches.length) }, lane));
-      return outcomes.flat();
+    ocr(path, { kind, pages, password, ocr, onPages, ...jobOptions }) {
+      return inBatches(pages, OCR_BATCH_PAGES, size, async (batch) => {
+        const job: DocumentJob = {
+          type: 'ocr',
+          path,
+          kind,
+          pages: batch,
+          ocr,
+          ...(password === undefined ? {} : { password }),
+        };
+        const outcomes = await submit<OcrPageOutcome[]>(job, jobOptions);
+        onPages?.(outcomes);
+        return outcomes;
+      });
     },
     async render(path, { kind = 'pdf', contentHash, pages, password, longEdge, ...jobOptions }, store) {
       const passwordOption = password === undefined ? {} : { password };
@@ -296,34 +282,19 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
         range(await submit<number>({ type: 'countPages', path, kind, ...passwordOption }, jobOptions));
       // A long document renders in batches: each gets the time limit, other documents' jobs interleave,
       // and up to one batch per worker runs at once, so one long file still uses every core.
-      const batches: number[][] = [];
-      for (let start = 0; start < wanted.length; start += renderBatchPages) {
-        batches.push(wanted.slice(start, start + renderBatchPages));
-      }
-      const drawn: PageImageRef[][] = [];
-      let next = 0;
-      let failed = false;
-      const lane = async () => {
-        while (!failed && next < batches.length) {
-          const at = next++;
-          const job: DocumentJob = {
-            type: 'render',
-            kind,
-            path,
-            storeRoot: store.root,
-            contentHash,
-            pages: batches[at]!,
-            ...passwordOption,
-            ...(longEdge === undefined ? {} : { longEdge }),
-          };
-          drawn[at] = await submit<PageImageRef[]>(job, jobOptions).catch((error: unknown) => {
-            failed = true;
-            throw error;
-          });
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(size, batches.length) }, lane));
-      return drawn.flat();
+      return inBatches(wanted, renderBatchPages, size, (batch) => {
+        const job: DocumentJob = {
+          type: 'render',
+          kind,
+          path,
+          storeRoot: store.root,
+          contentHash,
+          pages: batch,
+          ...passwordOption,
+          ...(longEdge === undefined ? {} : { longEdge }),
+        };
+        return submit<PageImageRef[]>(job, jobOptions);
+      });
     },
     workersStarted() {
       return started;
@@ -348,6 +319,36 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
       await Promise.all(workers.map((worker) => worker.terminate().catch(() => undefined)));
     },
   };
+}
+
+/**
+ * Runs `run` over `pages` cut into batches, at most `lanes` batches at once, and returns the results in
+ * page order; the first failure stops new batches and rejects.
+ */
+async function inBatches<T>(
+  pages: number[],
+  batchPages: number,
+  lanes: number,
+  run: (batch: number[]) => Promise<T[]>,
+): Promise<T[]> {
+  const batches: number[][] = [];
+  for (let start = 0; start < pages.length; start += batchPages) {
+    batches.push(pages.slice(start, start + batchPages));
+  }
+  const results: T[][] = [];
+  let next = 0;
+  let failed = false;
+  const lane = async () => {
+    while (!failed && next < batches.length) {
+      const at = next++;
+      results[at] = await run(batches[at]!).catch((error: unknown) => {
+        failed = true;
+        throw error;
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(lanes, batches.length) }, lane));
+  return results.flat();
 }
 
 function range(count: number): number[] {
