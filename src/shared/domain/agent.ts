@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Scope } from './scope';
 import { BoundingBox } from './search';
 
 export const Citation = z.object({
@@ -189,6 +190,8 @@ export const Conversation = z.object({
   title: z.string(),
   createdAt: z.number(),
   turns: z.array(ChatTurn),
+  /** What this conversation searches, kept across turns and restarts; absent or null: the whole library. */
+  scope: Scope.nullable().optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 
