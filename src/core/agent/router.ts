@@ -13,6 +13,12 @@ export interface RoutedDecision {
 
 const RULES: Array<{ pattern: RegExp; tool: string; why: string }> = [
   {
+    pattern:
+      /\b(?:which|what|how many|list)\b.*\b(?:documents?|files?|pdfs?|papers?|reports?)\b.*\b(?:mentions?|contains?|talks? about|refers? to|says?|discuss(?:es)?|about)\b/i,
+    tool: 'find_documents',
+    why: 'the question asks which documents mention something',
+  },
+  {
     pattern: /\bhow many\b.*\b(?:pdfs?|files?|documents?)\b/i,
     tool: 'count_files',
     why: 'the question counts files',

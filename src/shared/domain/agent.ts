@@ -182,6 +182,8 @@ export const ChatTurn = z.object({
   reviewPlan: z.boolean().default(false),
   /** The reading the user chose when asked (null: they let Quire choose); kept so a later resume keeps it. */
   chosenReading: ClarificationChoice.nullable().optional(),
+  /** What the run searched, in the user's words ("the whole library", a folder, a collection). */
+  searched: z.string().optional(),
 });
 export type ChatTurn = z.infer<typeof ChatTurn>;
 

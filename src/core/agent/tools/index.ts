@@ -2,6 +2,8 @@ import { followReferences } from '../research/followReferences';
 import { webSearch } from '../research/webSearchTool';
 import { answer } from './answer';
 import { countFiles, directoryTree, fileMetadata, grepFiles, listFiles } from './fileTools';
+import { findDocuments } from './findDocuments';
+import { libraryTool } from './libraryTool';
 import { openCitation } from './openCitation';
 import { summarize } from './summarize';
 import { textSearch } from './textSearch';
@@ -13,6 +15,8 @@ import { visualSearch } from './visualSearch';
 export function defaultTools(): AnyTool[] {
   return [
     textSearch,
+    findDocuments,
+    libraryTool,
     visualSearch,
     openCitation,
     followReferences,
