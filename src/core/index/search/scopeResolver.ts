@@ -1,6 +1,6 @@
 import { sep } from 'node:path';
 
-import { isWholeLibrary, type Scope } from '../../../shared/domain/scope';
+import { isWholeLibrary, scopeLabel, type Scope } from '../../../shared/domain/scope';
 import { QuireError } from '../../../shared/errors';
 import type { CollectionStore } from '../documents/collections';
 import type { IndexedDocument } from '../records';
@@ -14,8 +14,6 @@ export interface ResolvedScope {
   /** Collection members whose file or folder is no longer in the library. */
   missing: string[];
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** Whether `path` is `target` or lies under the folder `target`. */
 function within(path: string, target: string): boolean {
@@ -80,15 +78,8 @@ export function resolveScope(
   return { documentIds: ids, searched: describeScope(scope, missing), missing };
 }
 
-/** "2 files and 1 folder, collection “Contracts”" (with what is missing), for answers and results. */
+/** The scope in the user's words, with what it names that is gone. */
 export function describeScope(scope: Scope, missing: string[] = []): string {
-  const parts: string[] = [];
-  const named = (scope.documents?.length ?? 0) + (scope.paths?.length ?? 0);
-  if (named > 0) {
-    const shown = [...(scope.paths ?? [])].slice(0, 3).join(', ');
-    parts.push(named <= 3 && (scope.documents?.length ?? 0) === 0 ? shown : plural(named, 'file or folder'));
-  }
-  for (const name of scope.collections ?? []) parts.push(`collection “${name}”`);
-  const text = parts.join(' and ');
+  const text = scopeLabel(scope);
   return missing.length > 0 ? `${text} (not found now: ${missing.join(', ')})` : text;
 }

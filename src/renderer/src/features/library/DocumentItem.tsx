@@ -1,6 +1,8 @@
 import type { DocumentInfo } from '../../../../shared/domain/library';
 import { fileName, formatBytes, formatPageCount } from '../../lib/format';
 import { describeDocumentOcr } from '../../lib/textProvenance';
+import { AskAboutButton } from '../chat/AskAboutButton';
+import { AddToCollection } from '../collections/AddToCollection';
 import { STATE_LABELS } from './libraryView';
 import { UnlockForm } from './UnlockForm';
 
@@ -32,6 +34,8 @@ export function DocumentItem({ document }: DocumentItemProps) {
         <span data-testid="document-pages">{formatPageCount(document.pages)}</span>
         <span aria-hidden="true">·</span>
         <span>{formatBytes(document.bytes)}</span>
+        <AskAboutButton scope={{ paths: [document.path] }} name={name} />
+        <AddToCollection path={document.path} name={name} />
       </div>
       {ocr && (
         <p

@@ -3,6 +3,8 @@ import type { DocumentInfo, LibraryRoot, SkippedFile } from '../../../../shared/
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { fileName } from '../../lib/format';
 import { useAction } from '../../lib/useAction';
+import { AskAboutButton } from '../chat/AskAboutButton';
+import { AddToCollection } from '../collections/AddToCollection';
 import { DocumentList } from './DocumentList';
 import { useLibraryStore } from './libraryStore';
 import { SkippedFiles } from './SkippedFiles';
@@ -36,6 +38,8 @@ export function FolderItem({ root, documents, skipped }: FolderItemProps) {
             {name}
           </span>
         </button>
+        <AskAboutButton scope={{ paths: [root.path] }} name={name} />
+        <AddToCollection path={root.path} name={name} />
         <button
           type="button"
           className="button button--small button--quiet"

@@ -1,5 +1,6 @@
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { canDropFolders } from '../../ipc/client';
+import { CollectionsList } from '../collections/CollectionsList';
 import { AddFolderForm } from './AddFolderForm';
 import { DropZone } from './DropZone';
 import { FolderList } from './FolderList';
@@ -39,6 +40,7 @@ export function LibrarySidebar() {
         )}
         {snapshot === null && !loadError && <p className="muted small">Loading library…</p>}
         {snapshot && snapshot.roots.length > 0 && <FolderList snapshot={snapshot} />}
+        {snapshot && snapshot.roots.length > 0 && <CollectionsList />}
       </DropZone>
     </aside>
   );
