@@ -35,6 +35,10 @@ describe('A scoped conversation', () => {
       const one = await first.waitForRun(asked.runId);
       expect(one?.searched).toBe('1 document(s)');
       expect(one?.citations.every((c) => c.documentId === 'doc-safety')).toBe(true);
+      // The model is told what it searches, and to say what the scope leaves out.
+      expect(models.decide!.requests[0]!.messages.at(-1)!.content).toContain(
+        'Scope: the user asks only about 1 document(s)',
+      );
       await first.close();
 
       // After a restart the conversation still searches only its scope.

@@ -88,7 +88,7 @@ test('ask about one document, keep collections, and take the answer away as Mark
   // The answer, copied as Markdown, names its source, page and passage, and what was searched.
   await turn.getByTestId('copy-answer').click();
   await expect(turn.getByTestId('copy-answer')).toHaveText('Copied');
-  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  const copied = String(await page.evaluate('navigator.clipboard.readText()'));
   expect(copied).toContain('## What is on this page?');
   expect(copied).toContain('*Searched: tracemonkey.pdf.*');
   expect(copied).toMatch(/\[1\] \*\*tracemonkey\.pdf\*\*, page \d+/);

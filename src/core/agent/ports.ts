@@ -69,6 +69,8 @@ export interface AgentPorts {
     searched: string;
     missing: string[];
   };
+  /** Set on a scoped run: what it searches, in the user's words. */
+  scopeLabel?(): string;
   /** Set on a scoped run: the files inside the scope (the file tools look at no other). */
   scopePaths?(): Promise<Set<string>>;
   openChunk(chunkId: string): Promise<OpenedChunk | null>;

@@ -31,6 +31,7 @@ export function scopedPorts(ports: AgentPorts, scope: Scope | null | undefined):
       const ids = admitted();
       return (await ports.libraryDocuments()).filter((d) => ids?.has(d.id));
     },
+    scopeLabel: () => ports.resolveScope!(scope).searched,
     scopePaths: async () => {
       const ids = admitted();
       return new Set((await ports.libraryDocuments()).filter((d) => ids?.has(d.id)).map((d) => d.path));

@@ -6,9 +6,10 @@ import type { Tool } from './types';
 
 /** The words after "mention", "contain", "about"... in the question; else its content words. */
 function termOf(question: string): string {
-  const after = /\b(?:mentions?|contains?|about|refers? to|says?|discuss(?:es)?)\s+(?:the\s+|a\s+|an\s+)?(.+?)[?.!]*$/i.exec(
-    question,
-  );
+  const after =
+    /\b(?:mentions?|contains?|about|refers? to|says?|discuss(?:es)?)\s+(?:the\s+|a\s+|an\s+)?(.+?)[?.!]*$/i.exec(
+      question,
+    );
   const term = after?.[1]?.trim() || contentWords(question).slice(-3).join(' ') || question;
   return term.slice(0, 200);
 }
