@@ -66,10 +66,16 @@ function groupOf(document: DocumentInfo, by: Inputs['count_by']): string {
   return (document.ocr?.pagesRead ?? 0) > 0 ? 'read by OCR' : 'own text';
 }
 
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
 function describe(document: DocumentInfo): string {
   const facts = [
     document.kind,
     document.pages === null ? null : `${document.pages} p.`,
+    formatSize(document.bytes),
     `modified ${new Date(document.modifiedMs).toISOString().slice(0, 10)}`,
     document.state === 'indexed' ? null : document.state,
     (document.ocr?.pagesRead ?? 0) > 0 ? `${document.ocr!.pagesRead} page(s) read by OCR` : null,
@@ -88,8 +94,8 @@ export const libraryTool: Tool<Inputs> = {
     'List or count the documents in the library (in scope) by name, folder, type, pages, date and OCR state. ' +
     'No search: use for "how many documents/PDFs", "list my files", "largest/newest files", "which files were scanned".',
   inputSchema: z.object({
-    name: z.string().trim().max(200).default(''),
-    folder: z.string().trim().max(300).default(''),
+    name: z.string().trim().max(80).default(''),
+    folder: z.string().trim().max(120).default(''),
     kind: z.enum(KINDS).default('all'),
     ocr: z.enum(OCR).default('any'),
     sort: z.enum(SORTS).default('name'),
@@ -97,8 +103,8 @@ export const libraryTool: Tool<Inputs> = {
     limit: z.enum(LIMITS).default('50').transform(Number),
   }),
   modelInputSchema: objectSchema({
-    name: textField(200, 'part of the file name, or "" for any'),
-    folder: textField(300, 'a folder name, or "" for any'),
+    name: textField(80, 'part of the file name, or "" for any'),
+    folder: textField(120, 'a folder name, or "" for any'),
     kind: choiceField(KINDS, 'which type of document'),
     ocr: choiceField(OCR, 'scanned pages read by OCR or not'),
     sort: choiceField(SORTS, 'order of the list'),
