@@ -3,7 +3,6 @@ import { fakePorts } from './fakePorts';
 import { runScripted } from './harness';
 import { ScriptedModel, scriptedRoles } from './scriptedModel';
 
-
 describe('runAgent', () => {
   it('answers a factual question from two opened citations', async () => {
     const run = await runScripted({
