@@ -202,10 +202,13 @@ export class IndexSearch implements Searcher {
     const vectors = await abortable(embedder.embedQuery(query, signal ? { signal } : {}), signal);
     if (vectors.length === 0) return [];
     const packed = packNormalised(vectors, embedder.dimensions);
-    // Pages outside the scope (or hidden) are never scored, so the k best in scope come back.
-    const ranked = kernel.search(packed, vectors.length, k, (key) =>
-      scope.allowed.has(key.slice(0, key.lastIndexOf(':'))),
-    );
+    // Pages outside the scope (or hidden) are never scored, so the k best in scope come back; with
+    // nothing to leave out, the kernel keeps its fast candidate search.
+    const allow =
+      scope.where === null
+        ? undefined
+        : (key: string) => scope.allowed.has(key.slice(0, key.lastIndexOf(':')));
+    const ranked = kernel.search(packed, vectors.length, k, allow);
     return this.pageHits(ranked, query, scope, signal);
   }
 
