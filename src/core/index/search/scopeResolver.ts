@@ -54,7 +54,7 @@ export function resolveScope(
     if (!admit(path))
       throw new QuireError(
         'not_found',
-        `${path} is not in the library (moved or deleted?), so nothing was searched.`,
+        `${path} is not in the library (moved or deleted?).`,
         {
           suggestion: 'Pick a file or folder the library shows, or add its folder to the library.',
         },
