@@ -52,13 +52,9 @@ export function resolveScope(
   };
   for (const path of scope.paths ?? []) {
     if (!admit(path))
-      throw new QuireError(
-        'not_found',
-        `${path} is not in the library (moved or deleted?).`,
-        {
-          suggestion: 'Pick a file or folder the library shows, or add its folder to the library.',
-        },
-      );
+      throw new QuireError('not_found', `${path} is not in the library (moved or deleted?).`, {
+        suggestion: 'Pick a file or folder the library shows, or add its folder to the library.',
+      });
   }
   const missing: string[] = [];
   for (const name of scope.collections ?? []) {
