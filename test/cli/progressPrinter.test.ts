@@ -69,7 +69,8 @@ describe('indexing progress on stderr', () => {
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
       expect(code, stderr + stdout).toBe(0);
-      expect(stderr).not.toMatch(/[\r\x1b]/);
+      expect(stderr).not.toContain('\r');
+      expect(stderr).not.toContain('\u001b');
       const lines = stderr.split('\n').filter((l) => l.startsWith('indexing: '));
       expect(lines.length).toBeGreaterThanOrEqual(1);
       for (const l of lines) expect(l).toMatch(/^indexing: \d+\/\d+ files · text \d+\/\d+ pages/);

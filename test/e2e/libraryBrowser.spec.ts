@@ -37,6 +37,10 @@ test('the library: open, filter, sort, reasons, retry, counts, and remove with c
   await expect(page.locator('[data-testid="document-item"][data-state="indexed"]')).toHaveCount(2, {
     timeout: 90_000,
   });
+  // Progress: a line per kind of work; text is done, with no file name left behind.
+  const textLine = page.locator('[data-testid="work-line"][data-kind="text"]');
+  await expect(textLine).toContainText(/\d+ of \d+ pages/);
+  await expect(textLine.getByTestId('work-current')).toHaveCount(0, { timeout: 30_000 });
   const broken = items.filter({ hasText: 'broken.pdf' });
   await expect(broken).toHaveAttribute('data-state', 'failed', { timeout: 30_000 });
   // Its own name, with the folder on hover; the reason for every state that is not plain "indexed".

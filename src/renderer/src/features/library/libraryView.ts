@@ -3,6 +3,7 @@ import type {
   DocumentState,
   IndexProgress,
   SkippedFile,
+  WorkKind,
 } from '../../../../shared/domain/library';
 import { formatEta, formatRate, percent, plural } from '../../lib/format';
 
@@ -153,4 +154,41 @@ export function filterDocuments(documents: readonly DocumentInfo[], filter: Docu
 
 export function isFiltering(filter: DocumentFilter): boolean {
   return filter.text.trim() !== '' || filter.state !== 'all';
+}
+
+const WORK_NAMES: Record<WorkKind, string> = {
+  text: 'Text',
+  ocr: 'OCR of scanned pages',
+  images: 'Page images',
+  pageVectors: 'Page vectors',
+};
+
+export interface WorkLineView {
+  kind: WorkKind;
+  label: string;
+  /** "12 of 30 pages · 4.1 pages/s · about 5 s left". */
+  detail: string;
+  percent: number;
+  /** The file this kind of work is on now. */
+  current: string | null;
+}
+
+/** One line per kind of work; speed and time left only when measured and while work is left. */
+export function describeWork(progress: IndexProgress): WorkLineView[] {
+  return (progress.work ?? []).map((line) => {
+    const left = line.pagesDone < line.pagesTotal;
+    const parts = [`${line.pagesDone} of ${plural(line.pagesTotal, 'page')}`];
+    if (left && !progress.paused) {
+      if (line.pagesPerSecond > 0) parts.push(formatRate(line.pagesPerSecond, 'pages'));
+      parts.push(formatEta(line.etaSeconds));
+    }
+    if (!left) parts.push('done');
+    return {
+      kind: line.kind,
+      label: WORK_NAMES[line.kind],
+      detail: parts.join(' · '),
+      percent: percent(line.pagesDone, line.pagesTotal),
+      current: left && !progress.paused ? line.currentPath : null,
+    };
+  });
 }
