@@ -25,8 +25,6 @@ export class ProgressMeter {
   private vectorsDoneInPass = 0;
   /** What each kind of work is on now; cleared when that file is done. */
   private readonly current = new Map<WorkKind, string>();
-  /** The kind of work that most recently started on a file. */
-  private latest: WorkKind | null = null;
 
   constructor(private readonly now: () => number = Date.now) {
     this.drawn = new WorkRate(now);
@@ -38,7 +36,6 @@ export class ProgressMeter {
   working(kind: WorkKind, path: string | null): void {
     if (path === null) this.current.delete(kind);
     else this.current.set(kind, path);
-    this.latest = path === null ? null : kind;
   }
 
   /** `kind` of work is done with the file at `path`, unless it already moved on to another. */
@@ -123,10 +120,10 @@ export class ProgressMeter {
   }
 
   snapshot(paused: boolean): IndexProgress {
-    const currentPath = this.latest ? (this.current.get(this.latest) ?? null) : null;
     const elapsedMs = this.activeMs + (this.activeSince === null ? 0 : this.now() - this.activeSince);
     const pagesPerSecond = elapsedMs > 0 ? (this.pagesDone * 1000) / elapsedMs : 0;
     const pagesLeft = Math.max(0, this.pagesTotal - this.pagesDone);
+    const work = this.workLines(pagesPerSecond);
     return {
       filesDone: this.filesDone,
       filesTotal: this.filesTotal,
@@ -137,8 +134,9 @@ export class ProgressMeter {
       pagesToDraw: this.pagesToDraw,
       pagesToRecognize: this.pagesToRecognize,
       paused,
-      currentPath,
-      work: this.workLines(pagesPerSecond),
+      // A file some work is on now (text first); none once every file in hand is done.
+      currentPath: work.find((line) => line.currentPath !== null)?.currentPath ?? null,
+      work,
     };
   }
 
@@ -203,6 +201,5 @@ export class ProgressMeter {
     this.drawn.reset();
     this.recognized.reset();
     this.current.clear();
-    this.latest = null;
   }
 }
