@@ -9,6 +9,7 @@ import {
   fromLocal,
   fromOnnx,
   fromServer,
+  fromVision,
   GENERIC_ADVICE,
   isLocalPath,
   nothing,
@@ -34,6 +35,12 @@ export interface InProcessAllowance {
   reason?: string;
 }
 
+/** A vision model run in-process is two files: the language model and its projector. */
+export interface VisionModelFiles {
+  modelPath: string;
+  projectorPath: string;
+}
+
 export interface ResolveRolesInput {
   settings: RoleSettings;
   servers: ServerInventory[];
@@ -43,6 +50,8 @@ export interface ResolveRolesInput {
   localModels?: Partial<Record<ModelRole, LocalModel>>;
   /** From `--page-embedder` or QUIRE_PAGE_EMBEDDER: an ONNX page embedder run in-process. */
   pageEmbedderPath?: string | null;
+  /** From `--vision-model` and `--vision-projector` (or QUIRE_VISION_MODEL, QUIRE_VISION_PROJECTOR). */
+  visionModel?: VisionModelFiles | null;
   inProcess?: InProcessAllowance;
   /** Local GGUF and ONNX files that cannot be used (truncated, corrupt, failed to load), with the reason. */
   unusableModels?: ReadonlyMap<string, string>;
@@ -86,8 +95,15 @@ export class Resolution {
           choice.model,
           `Chosen in settings: page images are embedded in-process by \`${choice.model}\`.`,
         );
-      if (role === 'see')
-        return `\`${choice.model}\` (chosen in settings) is a local GGUF, which this build cannot use for ${WHAT[role]}s`;
+      if (role === 'see') {
+        const projector = this.projectorFor(choice.model);
+        if (projector === null)
+          return `\`${choice.model}\` (chosen in settings) needs its projector (mmproj) to read images: give both with --vision-model and --vision-projector`;
+        return this.inProcessVision(
+          { modelPath: choice.model, projectorPath: projector },
+          `Chosen in settings: runs in-process (llama.cpp with image input, in its own process) from \`${choice.model}\` with the projector \`${projector}\`.`,
+        );
+      }
       if (!this.inProcess.allowed)
         return `\`${choice.model}\` (chosen in settings) does not fit in memory: ${this.inProcess.reason ?? 'not enough free memory'}`;
       return fromLocal(role, choice.model, `Chosen in settings: runs in-process from \`${choice.model}\`.`);
@@ -153,6 +169,30 @@ export class Resolution {
     return nothing(
       role,
       `\`${path}\` does not fit in memory (${this.inProcess.reason ?? 'not enough free memory'}); ${this.advice(role)}`,
+    );
+  }
+
+  /** The projector known for a vision GGUF: the one given at launch, or the models folder's. */
+  projectorFor(modelPath: string): string | null {
+    if (this.input.visionModel?.modelPath === modelPath) return this.input.visionModel.projectorPath;
+    const local = this.input.localModels?.see;
+    return local?.path === modelPath ? local.projectorPath : null;
+  }
+
+  /** A vision model run in-process, or why it cannot be: a broken file (either of the two), or memory. */
+  inProcessVision(files: VisionModelFiles, why: string): ResolvedRole {
+    const problem =
+      this.input.unusableModels?.get(files.modelPath) ?? this.input.unusableModels?.get(files.projectorPath);
+    if (problem)
+      return nothing(
+        'see',
+        // The problem names the file at fault (the model or its projector) and why.
+        `${problem} Until it is replaced, ${this.advice('see')}`,
+      );
+    if (this.inProcess.allowed) return fromVision(files.modelPath, files.projectorPath, why);
+    return nothing(
+      'see',
+      `\`${files.modelPath}\` does not fit in memory (${this.inProcess.reason ?? 'not enough free memory'}); ${this.advice('see')}`,
     );
   }
 

@@ -12,6 +12,8 @@ export interface ResolvedRole extends RoleResolution {
   via: 'server' | 'local' | 'segments' | 'none';
   supportsImages: boolean;
   apiKey?: string;
+  /** The projector (`mmproj`) of a vision model run in-process. */
+  projectorPath?: string;
 }
 
 export const ROLE_ORDER: readonly ModelRole[] = ['decide', 'answer', 'embed', 'pageEmbed', 'see'];
@@ -94,6 +96,20 @@ export function fromLocal(role: ModelRole, path: string, reason: string): Resolv
 export function fromOnnx(path: string, reason: string): ResolvedRole {
   const role = 'pageEmbed';
   return { role, provider: 'onnx', endpoint: null, model: path, reason, via: 'local', supportsImages: true };
+}
+
+/** A vision model run in-process: its GGUF and the projector that turns images into its tokens. */
+export function fromVision(path: string, projectorPath: string, reason: string): ResolvedRole {
+  return {
+    role: 'see',
+    provider: 'llama',
+    endpoint: null,
+    model: path,
+    reason,
+    via: 'local',
+    supportsImages: true,
+    projectorPath,
+  };
 }
 
 export function nothing(role: ModelRole, reason: string): ResolvedRole {

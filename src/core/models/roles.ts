@@ -8,14 +8,21 @@
  * - embed: the choice in settings, a running server, the models folder, then `--model`;
  * - pageEmbed: the choice in settings, a ColQwen server, an ONNX page embedder (`--page-embedder` /
  *   QUIRE_PAGE_EMBEDDER, then the models folder), then page vectors built from the embed role;
- * - see: the choice in settings, then a vision model on a running server.
+ * - see: the choice in settings, a vision model on a running server, then one run in-process
+ *   (`--vision-model` with `--vision-projector`, then the models folder's with its projector).
  */
 import type { RoleResolution } from '../../shared/domain/models';
 import type { LocalModel } from './catalogue/modelsFolder';
 import { Resolution, type ResolveRolesInput } from './roleResolution';
 import { fromOnnx, ROLE_ORDER, type ResolvedRole } from './roleResults';
 
-export type { InProcessAllowance, ResolveRolesInput, RoleChoice, RoleSettings } from './roleResolution';
+export type {
+  InProcessAllowance,
+  ResolveRolesInput,
+  RoleChoice,
+  RoleSettings,
+  VisionModelFiles,
+} from './roleResolution';
 export { ROLE_ORDER, serverName, type ResolvedRole } from './roleResults';
 
 function resolveText(
@@ -119,17 +126,41 @@ function resolvePageEmbed(r: Resolution, input: ResolveRolesInput): ResolvedRole
   return notes.length === 0 ? missing : { ...missing, reason: `${notes.join('; ')}. ${missing.reason}` };
 }
 
-function resolveSee(r: Resolution): ResolvedRole {
+/** A server's vision model first; else one run in-process (given at launch, else the models folder's). */
+function resolveSee(r: Resolution, input: ResolveRolesInput): ResolvedRole {
   const chosen = r.choice('see');
   if (chosen !== null && typeof chosen !== 'string') return chosen;
   const served = r.served('see');
   if (served) return served;
+  const notes = typeof chosen === 'string' ? [chosen] : [];
+  const withNotes = (result: ResolvedRole): ResolvedRole =>
+    notes.length === 0
+      ? result
+      : {
+          ...result,
+          reason: `${notes.join('; ')}; ${result.reason.charAt(0).toLowerCase()}${result.reason.slice(1)}`,
+        };
+  const given = input.visionModel;
+  if (given)
+    return withNotes(
+      r.inProcessVision(
+        given,
+        `No server offers a vision model: runs in-process (llama.cpp with image input, in its own process) from \`${given.modelPath}\` with the projector \`${given.projectorPath}\`, given with --vision-model / --vision-projector.`,
+      ),
+    );
   const local = r.local('see');
-  const notes = [
-    ...(typeof chosen === 'string' ? [`; ${chosen}`] : []),
+  if (local?.runtimeReady && local.projectorPath)
+    return withNotes(
+      r.inProcessVision(
+        { modelPath: local.path, projectorPath: local.projectorPath },
+        `No server offers a vision model: runs in-process (llama.cpp with image input, in its own process) from ${local.catalogue?.label ?? 'the models folder'} (\`${local.path}\`, projector \`${local.projectorPath}\`).`,
+      ),
+    );
+  const missingNotes = [
+    ...notes.map((note) => `; ${note}`),
     ...(local && !local.runtimeReady ? [`; ${notRunnable(local)}`] : []),
   ].join('');
-  return r.missing('see', notes);
+  return r.missing('see', missingNotes);
 }
 
 /** One resolution per role, in ROLE_ORDER; `answer` is settled first so `decide` and `see` can reuse it. */
@@ -137,7 +168,7 @@ export function resolveRoles(input: ResolveRolesInput): ResolvedRole[] {
   const r = new Resolution(input);
   for (const role of ['answer', 'decide', 'embed'] as const) r.set(role, resolveText(role, r, input));
   r.set('pageEmbed', resolvePageEmbed(r, input));
-  r.set('see', resolveSee(r));
+  r.set('see', resolveSee(r, input));
   return ROLE_ORDER.map((role) => r.get(role)!);
 }
 
