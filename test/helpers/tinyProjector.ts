@@ -17,15 +17,20 @@ export const TINY_PROJECTOR_SHAPE = {
   blockCount: 2,
 } as const;
 
+export interface TinyProjectorOptions {
+  /** Size of the projector's output; the tiny model's embedding length unless a test wants a mismatch. */
+  outputLength?: number;
+}
+
 export async function writeTinyProjector(path: string, seed = 1): Promise<number> {
   const bytes = buildTinyProjector(seed);
   await writeFile(path, bytes);
   return bytes.length;
 }
 
-export function buildTinyProjector(seed = 1): Buffer {
+export function buildTinyProjector(seed = 1, options: TinyProjectorOptions = {}): Buffer {
   const shape = TINY_PROJECTOR_SHAPE;
-  const textEmbd = TINY_MODEL_SHAPE.embeddingLength;
+  const textEmbd = options.outputLength ?? TINY_MODEL_SHAPE.embeddingLength;
   const u32 = (value: number): MetadataValue => ({ type: ValueType.Uint32, value });
   const f32s = (value: number[]): MetadataValue => ({
     type: ValueType.Array,
