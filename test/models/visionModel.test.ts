@@ -137,6 +137,17 @@ describe('the vision host, through a stand-in that speaks its messages', () => {
     expect(entries.at(-1)).toMatchObject({ loaded: false });
   });
 
+  it('ends the host of a load that is cancelled, and says it was cancelled', async () => {
+    const { memory, entries, onMemoryEntry } = await budgetFor();
+    const models = new LocalVisionModels({ memory, onMemoryEntry, hostEntry: standIn });
+    const controller = new AbortController();
+    const loading = models.load(model, projector, controller.signal);
+    setTimeout(() => controller.abort(), 5);
+    await expect(loading).rejects.toMatchObject({ code: 'cancelled' });
+    expect(entries).toEqual([]);
+    await models.dispose();
+  });
+
   it('stops a look that is cancelled', async () => {
     const { memory, onMemoryEntry } = await budgetFor();
     const models = new LocalVisionModels({ memory, onMemoryEntry, hostEntry: standIn });

@@ -6,6 +6,7 @@
 import { basename } from 'node:path';
 import sharp from 'sharp';
 import type { MemoryEntry } from '../../../shared/domain/models';
+import { QuireError } from '../../../shared/errors';
 import { HostClient, type HostCallOptions } from '../host/hostClient';
 import { contextBytes } from '../llama/describeGguf';
 import type { ChatModel, ChatRequest, ChatResponse } from '../types';
@@ -67,6 +68,10 @@ async function readableImage(image: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await sharp(image).png().toBuffer());
 }
 
+function cancelled(): QuireError {
+  return new QuireError('cancelled', 'Cancelled.');
+}
+
 export class LocalVisionModel implements ChatModel {
   readonly provider = 'llama' as const;
   readonly supportsImages = true;
@@ -86,13 +91,13 @@ export class LocalVisionModel implements ChatModel {
   /** Checks both files (a broken one is refused here, before any process starts), then loads them. */
   static async create(options: LocalVisionModelOptions, signal?: AbortSignal): Promise<LocalVisionModel> {
     const files = await checkVisionFiles(options.modelPath, options.projectorPath);
-    signal?.throwIfAborted();
+    if (signal?.aborted) throw cancelled();
     const host = new VisionHost(options);
     const stop = () => void host.dispose();
     signal?.addEventListener('abort', stop, { once: true });
     try {
       const info = await host.ensureLoaded();
-      signal?.throwIfAborted();
+      if (signal?.aborted) throw cancelled();
       return new LocalVisionModel(
         `llama-vision:${options.modelPath}`,
         files,
@@ -102,6 +107,8 @@ export class LocalVisionModel implements ChatModel {
       );
     } catch (error) {
       await host.dispose();
+      // Stopping the host is how a cancelled load ends: say it was cancelled, not that the host went away.
+      if (signal?.aborted) throw cancelled();
       throw error;
     } finally {
       signal?.removeEventListener('abort', stop);

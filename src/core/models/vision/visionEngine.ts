@@ -119,7 +119,8 @@ export class VisionEngine {
         },
       );
       if (options.signal.aborted) throw new QuireError('cancelled', 'Cancelled.');
-      return { text: result.content ?? result.text, outputTokens: result.tokens_predicted };
+      // `content` is the answer without any reasoning block; older chat formats fill only `text`.
+      return { text: result.content || result.text, outputTokens: result.tokens_predicted };
     } finally {
       options.signal.removeEventListener('abort', stop);
     }
