@@ -10,7 +10,7 @@ import { LocalVisionModels } from '../../src/core/models/vision/localVisionModel
 import { writeTinyGguf } from '../helpers/tinyModel';
 import { buildTinyProjector, writeTinyProjector } from '../helpers/tinyProjector';
 
-const standIn = { callerUrl: import.meta.url, path: './standIns/visionHost.child.ts' };
+const standIn = { callerUrl: import.meta.url, path: '../standins/visionHost.child.ts' };
 
 let dir: string;
 let model: string;
@@ -86,7 +86,7 @@ describe('vision model files, checked before loading', () => {
     const models = new LocalVisionModels({
       memory,
       onMemoryEntry,
-      hostEntry: { callerUrl: import.meta.url, path: './standIns/no-such-host.child.ts' },
+      hostEntry: { callerUrl: import.meta.url, path: '../standins/no-such-host.child.ts' },
     });
     await expect(models.load(model, truncated)).rejects.toThrow(
       /mmproj-cut\.gguf cannot be used: it is truncated/,

@@ -5,9 +5,9 @@
  * "wait" runs until it is cancelled.
  */
 import sharp from 'sharp';
-import { QuireError } from '../../../src/shared/errors';
-import { serveHost } from '../../../src/core/models/host/serveHost';
-import type { VisionRequest } from '../../../src/core/models/vision/protocol';
+import { QuireError } from '../../src/shared/errors';
+import { serveHost } from '../../src/core/models/host/serveHost';
+import type { VisionRequest } from '../../src/core/models/vision/protocol';
 
 serveHost<VisionRequest>({
   async perform(request, signal, send) {
