@@ -63,6 +63,8 @@ export class LateInteractionIndex {
   /** Per coded slot: the distinct centroids its vectors fall into. */
   private readonly slotCentroids = new CentroidLists();
   private decoded = new Float32Array(0);
+  /** Vectors each page came with, before pooling. */
+  private readonly givenCounts = new Map<string, number>();
 
   constructor(options: LateInteractionIndexOptions) {
     const { dimensions } = options;
@@ -100,6 +102,7 @@ export class LateInteractionIndex {
         `Expected ${count * this.dimensions} values for ${count} vectors, got ${vectors.length}`,
       );
     this.delete(key);
+    this.givenCounts.set(key, count);
     const pooled = poolPage(this.helper, vectors, count, this.dimensions, this.settings.poolFactor);
     if (this.coding && this.coded) this.encode(key, pooled.vectors, pooled.count, this.coding, this.coded);
     else this.exact.append(key, pooled.vectors, pooled.count);
@@ -107,6 +110,7 @@ export class LateInteractionIndex {
   }
 
   delete(key: string): void {
+    this.givenCounts.delete(key);
     this.exact.remove(key);
     if (this.coded?.remove(key)) this.compactIfWasteful();
   }
@@ -153,14 +157,9 @@ export class LateInteractionIndex {
     }));
   }
 
-  /** Every stored page's key and stored vector count. */
-  *entries(): Iterable<[string, number]> {
-    for (let slot = 0; slot < this.exact.slotCount; slot++)
-      if (this.exact.isLive(slot)) yield [this.exact.keyOf(slot), this.exact.rowCount(slot)];
-    const coded = this.coded;
-    if (!coded) return;
-    for (let slot = 0; slot < coded.slotCount; slot++)
-      if (coded.isLive(slot)) yield [coded.keyOf(slot), coded.rowCount(slot)];
+  /** Every stored page's key and the vectors it came with (before pooling). */
+  entries(): Iterable<[string, number]> {
+    return this.givenCounts.entries();
   }
 
   /** Facts for benchmarks and diagnostics. */
