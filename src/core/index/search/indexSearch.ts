@@ -208,7 +208,7 @@ export class IndexSearch implements Searcher {
       scope.where === null
         ? undefined
         : (key: string) => scope.allowed.has(key.slice(0, key.lastIndexOf(':')));
-    const ranked = kernel.search(packed, vectors.length, k, allow);
+    const ranked = kernel.search(packed, vectors.length, k, allow ? { allow } : {});
     return this.pageHits(ranked, query, scope, signal);
   }
 

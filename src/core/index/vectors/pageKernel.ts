@@ -7,12 +7,12 @@ export interface PageKernel {
   readonly size: number;
   upsert(key: string, vectors: Float32Array, count: number): void;
   delete(key: string): void;
-  /** With `allow`, only pages whose key it admits are scored (a search scope, applied before ranking). */
+  /** With `options.allow`, only pages whose key it admits are scored (a search scope, applied before ranking). */
   search(
     query: Float32Array,
     queryCount: number,
     k: number,
-    allow?: (key: string) => boolean,
+    options?: { allow?: (key: string) => boolean },
   ): Array<{ key: string; score: number }>;
   /** Every stored page's key and vector count. */
   entries(): Iterable<[string, number]>;
