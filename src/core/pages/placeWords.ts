@@ -57,8 +57,7 @@ export function laidOutWords(lines: readonly PageTextLine[]): PageWord[] {
   let lineNumber = 0;
   for (const line of lines) {
     const metrics = LINE_STYLES[line.style];
-    context().font =
-      `${metrics.italic ? 'italic ' : ''}${metrics.bold ? 'bold ' : ''}${metrics.size}px ${LAID_OUT_FONT}`;
+    context().font = `${metrics.italic ? 'italic ' : ''}${metrics.bold ? 'bold ' : ''}${metrics.size}px ${LAID_OUT_FONT}`;
     const { x, y, width, height } = line.box;
     if (line.cells) {
       // A table row reads cell by cell; each cell's lines are one line of words.

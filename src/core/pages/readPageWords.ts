@@ -56,7 +56,13 @@ export async function readPageWords(
   try {
     signal?.throwIfAborted();
     const runs = await readPageRuns(await pdf.getPage(page));
-    return { ...base, pageWidth: runs.width, pageHeight: runs.height, source: 'layer', words: textLayerWords(runs.runs) };
+    return {
+      ...base,
+      pageWidth: runs.width,
+      pageHeight: runs.height,
+      source: 'layer',
+      words: textLayerWords(runs.runs),
+    };
   } finally {
     await pdf.destroy();
   }

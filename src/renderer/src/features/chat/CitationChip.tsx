@@ -3,7 +3,7 @@ import { fileName } from '../../lib/format';
 import { PageThumbnail } from '../pages/PageThumbnail';
 import { openCitation } from './openCitation';
 
-export function CitationChip({ citation }: { citation: Citation }) {
+export function CitationChip({ citation, claim }: { citation: Citation; claim: string | null }) {
   const name = fileName(citation.path);
   return (
     <button
@@ -13,7 +13,7 @@ export function CitationChip({ citation }: { citation: Citation }) {
       data-marker={citation.marker}
       title={citation.snippet || citation.path}
       aria-label={`Citation ${citation.marker}: ${name}, page ${citation.page}. Open the page.`}
-      onClick={() => openCitation(citation)}
+      onClick={() => openCitation(citation, claim)}
     >
       <PageThumbnail documentId={citation.documentId} page={citation.page} alt="" />
       <span className="citation-chip__text">
