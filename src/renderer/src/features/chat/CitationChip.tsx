@@ -12,7 +12,6 @@ export function CitationChip({ citation, claim }: { citation: Citation; claim: s
       data-testid="citation-chip"
       data-marker={citation.marker}
       title={citation.snippet || citation.path}
-      aria-label={`Citation ${citation.marker}: ${name}, page ${citation.page}. Open the page.`}
       onClick={() => openCitation(citation, claim)}
     >
       <PageThumbnail documentId={citation.documentId} page={citation.page} alt="" />
@@ -20,6 +19,7 @@ export function CitationChip({ citation, claim }: { citation: Citation; claim: s
         <span className="citation-chip__marker">[{citation.marker}]</span>
         <span className="citation-chip__name">{name}</span>
         <span className="citation-chip__page">page {citation.page}</span>
+        <span className="visually-hidden">, open the page</span>
       </span>
     </button>
   );

@@ -21,6 +21,7 @@ export function PageViewer() {
 function PageViewerDialog({ target }: { target: ViewerTarget }) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const stageRef = useRef<HTMLDivElement>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
   const closeViewer = usePagesStore((state) => state.closeViewer);
   const goToPage = usePagesStore((state) => state.goToPage);
   const load = usePagesStore((state) => state.load);
@@ -45,6 +46,8 @@ function PageViewerDialog({ target }: { target: ViewerTarget }) {
   useEffect(() => {
     const dialog = dialogRef.current;
     if (dialog && !dialog.open) dialog.showModal();
+    // showModal focuses the first button; Close is where a keyboard user expects to start.
+    closeRef.current?.focus();
   }, []);
 
   useEffect(() => {
@@ -201,7 +204,7 @@ function PageViewerDialog({ target }: { target: ViewerTarget }) {
             type="button"
             className="button button--small"
             data-testid="page-viewer-close"
-            autoFocus
+            ref={closeRef}
             onClick={() => dialogRef.current?.close()}
           >
             Close
@@ -228,7 +231,15 @@ function PageViewerDialog({ target }: { target: ViewerTarget }) {
             onPick={goToPage}
           />
         )}
-        <div className="page-viewer__stage" ref={stageRef} data-testid="page-stage">
+        {/* Focusable so the keyboard can scroll a zoomed page. */}
+        <div
+          className="page-viewer__stage"
+          ref={stageRef}
+          data-testid="page-stage"
+          role="region"
+          aria-label={`Page ${target.page}`}
+          tabIndex={0}
+        >
           {image ? (
             <div
               className="page-viewer__page-frame"
