@@ -47,7 +47,7 @@ test.afterAll(async () => {
 /** Presses Tab until the focused element matches `selector`; fails if it never gets there. */
 async function tabTo(page: Page, selector: string, limit = 80): Promise<void> {
   for (let presses = 0; presses < limit; presses++) {
-    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+    if ((await page.locator(`${selector}:focus`).count()) > 0) return;
     await page.keyboard.press('Tab');
   }
   throw new Error(`Tab never reached ${selector}`);
@@ -106,14 +106,15 @@ interface AxeViolation {
 
 async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   // Evaluated through the debugging protocol: the app's CSP (script-src 'self') stays as it ships.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(await readFile(axePath, 'utf8'));
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(await readFile(axePath, 'utf8'));
   const violations = await page.evaluate(async () => {
+    // With no context axe checks the whole document.
     const axe = (
-      window as unknown as {
-        axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> };
+      globalThis as unknown as {
+        axe: { run: (options: object) => Promise<{ violations: AxeViolation[] }> };
       }
     ).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
+    const result = await axe.run({ resultTypes: ['violations'] });
     return result.violations;
   });
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
