@@ -55,14 +55,16 @@ function PageViewerDialog({ target }: { target: ViewerTarget }) {
     void loadWords(target.documentId, target.page);
   }, [target.documentId, target.page, load, loadWords]);
 
-  // Brings the highlight into view once it is drawn.
+  // Brings the highlight into view once the image has its size (before that every position is 0).
+  const [drawnKey, setDrawnKey] = useState<string | null>(null);
+  const drawn = drawnKey === key;
   const firstHighlight = rects[0]?.topPercent;
   useEffect(() => {
-    if (firstHighlight === undefined) return;
+    if (firstHighlight === undefined || !drawn) return;
     stageRef.current
       ?.querySelector('[data-testid="page-highlight"]')
       ?.scrollIntoView({ block: 'center', inline: 'nearest' });
-  }, [firstHighlight, zoom.fitWidth]);
+  }, [firstHighlight, drawn, zoom.fitWidth]);
 
   const provenance = image ? describePageText(image.textSource) : null;
   const hasPrevious = target.page > 1;
@@ -254,6 +256,7 @@ function PageViewerDialog({ target }: { target: ViewerTarget }) {
                 data-page-width={image.pageWidth}
                 data-page-height={image.pageHeight}
                 draggable={false}
+                onLoad={() => setDrawnKey(key)}
               />
               {rects.map((rect, index) => (
                 <div
