@@ -16,7 +16,7 @@ import { startServe } from '../test/e2e/serveProcess';
 
 const FILES = [
   ['pdfjs', 'tracemonkey.pdf'],
-  ['pdfjs', 'TAMReview.pdf'],
+  ['pdfjs', 'rotation.pdf'],
   ['office', 'lorem_ipsum.docx'],
   ['office', 'powerpoint_sample.pptx'],
 ] as const;
