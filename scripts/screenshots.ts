@@ -69,6 +69,8 @@ async function main(): Promise<void> {
     await page.goto(serve.url);
     await page.getByTestId('folder-path-input').fill(folder);
     await page.getByTestId('add-folder-button').click();
+    // Once the first file is in, the others are still being read: the progress has something to say.
+    await page.locator('[data-testid="document-item"]').first().waitFor(WAIT);
     await page.getByTestId('indexing').waitFor(WAIT);
     await shoot(page, outDir, 'indexing');
     await page
