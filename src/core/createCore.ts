@@ -281,6 +281,10 @@ export function createCore(config: CoreConfig): Core {
       if (config.findModels ?? true) await models.start();
       const background = new BackgroundEmbedding(index.vectors, models);
       embedding = background;
+      const indexing = ingestion;
+      background.events.on('progress', (progress) => {
+        if (progress.kind === 'page') indexing.pageVectorProgress(progress.done, progress.total);
+      });
       if (config.embedInBackground ?? config.watch ?? false) {
         ingestion.events.on('idle', () => background.request());
         events.on('models.onStatus', () => background.request());
