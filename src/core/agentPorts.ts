@@ -54,7 +54,8 @@ export function createAgentPorts(core: CoreServices, models: Pick<ModelRoles, 'c
     pageImage: async (documentId, page) => {
       const stored = await notFoundIsNull(core.index.content.page(documentId, page));
       if (!stored?.image) return null;
-      return new Uint8Array(await readFile(core.pageImages.absolutePath(stored.image.full)));
+      const image = new Uint8Array(await readFile(core.pageImages.absolutePath(stored.image.full)));
+      return { image, pageWidth: stored.width, pageHeight: stored.height };
     },
     libraryRoots: async () => core.library.rootPaths(),
     libraryDocuments: async () => core.library.snapshot().documents,
