@@ -91,6 +91,8 @@ export interface CoreConfig {
   agentLimits?: Partial<AgentLimits>;
   /** The installed desktop app's updater (electron-updater); absent elsewhere. */
   updater?: Updater | null;
+  /** Opens a file in the system's own viewer: the desktop app passes Electron's shell.openPath. */
+  openFile?: ((path: string) => Promise<void>) | null;
 }
 
 export type CoreEvents = { [K in EventName]: EventPayload<K> };
@@ -236,6 +238,8 @@ export function createCore(config: CoreConfig): Core {
     modelSettings,
     updates,
     ocrSettings,
+    ocrResults,
+    openFile: config.openFile ?? null,
     dispatch: (name, input) => dispatch(name, input),
     async start() {
       index = await Index.open({

@@ -2,7 +2,9 @@ import type { CoreServices } from '../coreServices';
 import { toDocumentInfo } from '../library/libraryService';
 import { retryDocument } from '../ingestion/retryDocument';
 import { readPageImage } from '../pages/readPageImage';
+import { openExternally } from '../pages/openExternally';
 import { readPageText } from '../pages/readPageText';
+import { readPageWords } from '../pages/readPageWords';
 import { currentSearchNotice, searchChunks } from '../search/chunkSearch';
 import { chunkSearchDeps } from '../search/coreSearch';
 import type { CallHandlers } from './dispatcher';
@@ -56,6 +58,8 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
     'ocr.configure': (change) => core.ocrSettings.update(change),
     'pages.get': ({ documentId, page, size }) => readPageImage(core, documentId, page, size),
     'pages.text': ({ documentId, page }) => readPageText(core, documentId, page),
+    'pages.words': ({ documentId, page }) => readPageWords(core, documentId, page),
+    'pages.openExternal': ({ documentId }) => openExternally(core, documentId),
     'models.status': async () => core.models.status(),
     'models.refresh': () => core.models.refresh(),
     'models.download': async ({ model }) => core.models.download(model),

@@ -23,7 +23,7 @@ import {
   SetupProposal,
   SetupRole,
 } from '../domain/models';
-import { PageText } from '../domain/pages';
+import { PageText, PageWords } from '../domain/pages';
 import { Collection, CollectionName, DocumentsResult, Scope } from '../domain/scope';
 import { ChunkSearchResult, PageImage, SearchMode, SearchResult } from '../domain/search';
 import { WebSearchSettings, WebUrl } from '../domain/web';
@@ -129,6 +129,21 @@ export const calls = {
       })
       .strict(),
     output: PageText,
+  },
+  /** The words of a page with their boxes, for the viewer's text layer and its highlights. */
+  'pages.words': {
+    input: z
+      .object({
+        documentId: id,
+        page: z.number().int().min(1).max(100_000),
+      })
+      .strict(),
+    output: PageWords,
+  },
+  /** Opens a document in the system's own viewer (the desktop app only). */
+  'pages.openExternal': {
+    input: z.object({ documentId: id }).strict(),
+    output: z.object({ opened: z.literal(true) }),
   },
   'models.status': { input: empty, output: ModelsStatus },
   'models.refresh': { input: empty, output: ModelsStatus },

@@ -1,6 +1,8 @@
+import { useMemo } from 'react';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { AnswerStatusBadge } from './AnswerStatusBadge';
 import { AnswerText } from './AnswerText';
+import { claimsByMarker } from './answerSegments';
 import { StepsTimeline } from '../trace/StepsTimeline';
 import { useChatStore, type TurnView as Turn } from './chatStore';
 import { CitationChip } from './CitationChip';
@@ -19,6 +21,8 @@ const ENDINGS = { cancelled: 'Stopped before the answer was finished.', failed: 
 export function TurnView({ turn, isLatest }: TurnViewProps) {
   const run = useChatStore((state) => state.runs[turn.runId]);
   const running = run?.status === 'running';
+  const answer = run?.answer ?? '';
+  const claims = useMemo(() => claimsByMarker(answer), [answer]);
 
   return (
     <article
@@ -70,7 +74,11 @@ export function TurnView({ turn, isLatest }: TurnViewProps) {
       {run && run.citations.length > 0 && (
         <div className="citations" role="group" aria-label="Sources" data-testid="sources">
           {run.citations.map((citation) => (
-            <CitationChip key={citation.marker} citation={citation} />
+            <CitationChip
+              key={citation.marker}
+              citation={citation}
+              claim={claims.get(citation.marker) ?? null}
+            />
           ))}
         </div>
       )}
