@@ -5,28 +5,22 @@
  * `{ peakRssBytes }` and exits. Started by scripts/bench/ocr.ts, which alternates engines page by page.
  */
 import { createInterface } from 'node:readline';
-import sharp from 'sharp';
+import { readFile } from 'node:fs/promises';
 import { recognizePage } from '../../src/core/documents/ocr/recognizePage';
 import { TesseractEngine } from '../../src/core/documents/ocr/tesseractEngine';
+import { fromRawPage, rawPagePath } from './ocrRawPage';
 
 type ReadPage = (png: string) => Promise<string>;
 
-/** Quire's path: the page's pixels through orientation, deskew and Tesseract in WebAssembly. */
+/** Quire's path: the drawn page's pixels through orientation, deskew and Tesseract in WebAssembly. */
 function quire(): { read: ReadPage; close: () => Promise<void> } {
   const engine = new TesseractEngine();
   return {
     read: async (png) => {
-      const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
-      const record = await recognizePage(
-        engine,
-        {
-          pixels: new Uint8Array(data),
-          channels: info.channels as 3 | 4,
-          width: info.width,
-          height: info.height,
-        },
-        { languages: ['eng'], dpi: 300 },
-      );
+      const record = await recognizePage(engine, fromRawPage(await readFile(rawPagePath(png))), {
+        languages: ['eng'],
+        dpi: 300,
+      });
       return record.lines.map((line) => line.map((word) => word[0]).join(' ')).join('\n');
     },
     close: () => engine.dispose(),
