@@ -28,8 +28,9 @@ import { MemoryBudgetService } from './memory/memoryBudgetService';
 import { localCandidates, userCandidates } from './models/detection/detectServers';
 import { LocalModels } from './models/llama/localModels';
 import { LocalPageEmbedders } from './models/onnx/localPageEmbedders';
-import { planLocalModel } from './memory/localModelPlan';
+import { planLocalModel } from './models/llama/localModelPlan';
 import { ModelService } from './models/modelService';
+import { serverMemoryEntries } from './models/serverMemoryEntries';
 import { readMachineFacts } from './models/setup/machineFacts';
 import { SetupService } from './models/setup/setupService';
 import { ServerMemoryTracker } from './memory/serverMemory';
@@ -151,7 +152,10 @@ export function createCore(config: CoreConfig): Core {
     onDownload: (progress) => events.emit('models.onDownload', progress),
   });
   /** What model servers hold in memory counts against the same budget as Quire's own models. */
-  const serverMemory = new ServerMemoryTracker(models, memory);
+  const serverMemory = new ServerMemoryTracker(
+    { heldMemory: (signal) => serverMemoryEntries(models, signal) },
+    memory,
+  );
   const setup = new SetupService({
     models,
     settings: modelSettings,
