@@ -38,7 +38,7 @@ async function createEvalContext(modelPath: string | null): Promise<AnswerEvalCo
       console.log(`indexed ${core.library.snapshot().documents.length} documents for the evaluation`);
     },
     async close() {
-      await core.close();
+      await core.dispose();
       await rm(dataDir, { recursive: true, force: true });
       await rm(library, { recursive: true, force: true });
     },

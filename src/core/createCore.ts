@@ -98,7 +98,7 @@ export interface Core extends CoreServices {
   /** Vectors for indexed content: attached to searches, filled in the background or on request. Open after `start()`. */
   readonly embedding: BackgroundEmbedding;
   start(): Promise<void>;
-  close(): Promise<void>;
+  dispose(): Promise<void>;
 }
 
 export function createCore(config: CoreConfig): Core {
@@ -292,10 +292,10 @@ export function createCore(config: CoreConfig): Core {
       if (config.ingest ?? true) ingestion.start();
       await updates.load();
     },
-    async close() {
+    async dispose() {
       updates.dispose();
-      await agent?.close();
-      await embedding?.close();
+      await agent?.dispose();
+      await embedding?.dispose();
       stopWatchingMemory?.();
       await serverMemory.dispose();
       await models.dispose();
@@ -303,8 +303,8 @@ export function createCore(config: CoreConfig): Core {
       await localPageEmbedders.dispose();
       await retrieval.dispose();
       await ingestion?.dispose();
-      await pool?.close();
-      await library.close();
+      await pool?.dispose();
+      await library.dispose();
       await index?.dispose();
       events.clear();
     },

@@ -22,7 +22,7 @@ describe('document pool', () => {
       expect(pool.pending()).toBe(0);
       expect(pool.workersStarted()).toBe(2);
     } finally {
-      await pool.close();
+      await pool.dispose();
     }
   });
 
@@ -45,7 +45,7 @@ describe('document pool', () => {
         code: 'cancelled',
       });
     } finally {
-      await pool.close();
+      await pool.dispose();
     }
   });
 
@@ -56,7 +56,7 @@ describe('document pool', () => {
       for (let i = 0; i < 5; i++) expect((await pool.parse(small, { kind: 'pdf' })).pages).toHaveLength(1);
       expect(pool.workersStarted()).toBe(3);
     } finally {
-      await pool.close();
+      await pool.dispose();
     }
   });
 
@@ -70,7 +70,7 @@ describe('document pool', () => {
       ),
     );
     expect(pool.pending()).toBe(3);
-    await pool.close();
+    await pool.dispose();
     expect(await Promise.all(outcomes)).toEqual(['cancelled', 'cancelled', 'cancelled']);
     await expect(pool.parse(shortPdf, { kind: 'pdf' })).rejects.toMatchObject({ code: 'cancelled' });
   });
@@ -84,7 +84,7 @@ describe('document pool', () => {
       );
       expect(outcome).toBe('unsupported');
     } finally {
-      await pool.close();
+      await pool.dispose();
     }
   });
 });

@@ -128,6 +128,6 @@ export async function askCommand(
     }
     process.exitCode = EXIT_CODES[status];
   } finally {
-    await core.close();
+    await core.dispose();
   }
 }

@@ -179,7 +179,7 @@ export class LibraryService {
     return next;
   }
 
-  async close(): Promise<void> {
+  async dispose(): Promise<void> {
     this.closed = true;
     clearTimeout(this.changeTimer);
     clearTimeout(this.saveTimer);

@@ -75,7 +75,7 @@ export interface DocumentPool {
   /** Worker threads started so far (first starts, replacements after a timeout, crash or recycling). */
   workersStarted(): number;
   /** Fails queued and running jobs with `cancelled` and stops the workers. */
-  close(): Promise<void>;
+  dispose(): Promise<void>;
 }
 
 export const DEFAULT_JOB_TIMEOUT_MS = 180_000;
@@ -302,7 +302,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
     pending() {
       return queue.length + slots.filter((slot) => slot.running).length;
     },
-    async close() {
+    async dispose() {
       closed = true;
       const cancelled = () => new QuireError('cancelled', 'The document reader was closed.');
       for (const job of queue.splice(0)) {
