@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDocumentPool } from '../../src/core/documents/pool/documentPool';
 import { QuireError } from '../../src/shared/errors';
-import { corpusDir } from '../helpers/shared';
+import { PageImageStore } from '../../src/core/documents/render/pageImageStore';
+import { corpusDir, tempDir } from '../helpers/shared';
 
 const longPdf = join(corpusDir, 'financebench', '3M_2022_10K.pdf');
 const shortPdf = join(corpusDir, 'pdfjs', 'tracemonkey.pdf');
@@ -57,6 +58,27 @@ describe('document pool', () => {
       expect(pool.workersStarted()).toBe(3);
     } finally {
       await pool.dispose();
+    }
+  });
+
+  it('runs an urgent job (a page someone opened) before background jobs queued earlier', async () => {
+    const pool = createDocumentPool({ size: 1 });
+    const dir = await tempDir('quire-pool-urgent-');
+    try {
+      const finished: string[] = [];
+      const background = [1, 2, 3].map((n) =>
+        pool.parse(shortPdf, { kind: 'pdf' }).then(() => finished.push(`background ${n}`)),
+      );
+      const store = new PageImageStore(dir.path);
+      const urgent = pool
+        .render(shortPdf, { contentHash: 'c3'.repeat(32), pages: [1], urgent: true }, store)
+        .then(() => finished.push('urgent'));
+      await Promise.all([...background, urgent]);
+      // The first background job was already running when the urgent one arrived; the rest waited.
+      expect(finished).toEqual(['background 1', 'urgent', 'background 2', 'background 3']);
+    } finally {
+      await pool.dispose();
+      await dir.cleanup();
     }
   });
 

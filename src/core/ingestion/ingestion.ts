@@ -198,7 +198,12 @@ export class Ingestion {
       throw new QuireError('not_found', 'That page has no text view.');
     }
     const path = await this.options.library.readablePath(doc.path);
-    return this.options.pool.pageText(path, { kind: doc.kind, page, ...(signal ? { signal } : {}) });
+    return this.options.pool.pageText(path, {
+      kind: doc.kind,
+      page,
+      urgent: true,
+      ...(signal ? { signal } : {}),
+    });
   }
 
   /** Draws one page now, ahead of its turn; null when the file is not an indexed PDF or images are off. */

@@ -174,7 +174,9 @@ export class LibraryService {
     if (!doc) return null;
     const next = { ...doc, ...patch };
     this.documents.set(id, next);
-    this.scheduleSave();
+    // Queued and being read need not survive a restart (the next start queues the file again): the
+    // library is written when a file reaches a state that lasts, once per file.
+    if (next.state !== 'queued' && next.state !== 'indexing') this.scheduleSave();
     this.scheduleChanged();
     return next;
   }
@@ -196,12 +198,13 @@ export class LibraryService {
     if (this.options.watch) this.watchRoot(root);
   }
 
-  private track(scan: Promise<void>): void {
+  /** `save: false` for a file the watcher saw: ingestion reads it next and the library is written then. */
+  private track(scan: Promise<void>, save = true): void {
     const tracked = scan
       .catch((error: unknown) => console.error('quire: scan failed', error))
       .finally(() => {
         this.scans.delete(tracked);
-        this.scheduleSave();
+        if (save) this.scheduleSave();
         this.scheduleChanged();
       });
     this.scans.add(tracked);
@@ -249,17 +252,20 @@ export class LibraryService {
     }
     if (skipped.delete(path)) this.scheduleChanged();
     const info = await stat(path);
-    await this.noteFile(root, path, info.size, Math.trunc(info.mtimeMs));
+    // Not counted first: ingestion opens it at once, and its reading counts the pages.
+    await this.noteFile(root, path, info.size, Math.trunc(info.mtimeMs), false);
   }
 
-  /** Adds or refreshes one file; unchanged size and mtime mean the PDF is not opened again. */
-  private async noteFile(root: LibraryRoot, path: string, bytes: number, modifiedMs: number): Promise<void> {
+  /** Adds or refreshes one file; unchanged size and mtime mean it is not opened again. `count`: pages first. */
+  private async noteFile(root: LibraryRoot, path: string, bytes: number, modifiedMs: number, count = true) {
     const kind = documentKindOf(path);
     if (!kind) return;
     const id = idForPath('doc', path);
     const known = this.documents.get(id);
     if (known && known.bytes === bytes && known.modifiedMs === modifiedMs) return;
-    const count = await this.limitPageCounts(() => this.countPages(path, kind));
+    const counted = count
+      ? await this.limitPageCounts(() => this.countPages(path, kind))
+      : { pages: null, state: 'listed' as const, error: null };
     if (this.closed || !this.roots.has(root.id)) return;
     const doc: StoredDocument = {
       id,
@@ -269,9 +275,9 @@ export class LibraryService {
       kind,
       bytes,
       modifiedMs,
-      pages: count.pages,
-      state: count.state,
-      error: count.error,
+      pages: counted.pages,
+      state: counted.state,
+      error: counted.error,
       contentHash: null,
     };
     this.documents.set(id, doc);
@@ -297,7 +303,10 @@ export class LibraryService {
       awaitWriteFinish: { stabilityThreshold: 250, pollInterval: 50 },
     });
     const onFile = (path: string) => {
-      this.track(this.noteWatchedFile(root, path).catch(() => this.onGone(path)));
+      this.track(
+        this.noteWatchedFile(root, path).catch(() => this.onGone(path)),
+        false,
+      );
     };
     watcher.on('add', onFile);
     watcher.on('change', onFile);

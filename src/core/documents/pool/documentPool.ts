@@ -26,6 +26,11 @@ interface JobOptions {
   signal?: AbortSignal;
   /** Overrides the pool's time limit for this job. */
   timeoutMs?: number;
+  /**
+   * Someone is waiting for it (a page opened in the viewer): it goes ahead of every queued background
+   * job (indexing, OCR, drawing), behind other urgent ones.
+   */
+  urgent?: boolean;
 }
 
 export interface ParseJobOptions extends JobOptions {
@@ -91,6 +96,7 @@ interface PendingJob {
   job: DocumentJob;
   timeoutMs: number;
   signal: AbortSignal | undefined;
+  urgent: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
   onAbort: () => void;
@@ -224,6 +230,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
         job,
         timeoutMs: jobOptions.timeoutMs ?? defaultTimeoutMs,
         signal,
+        urgent: jobOptions.urgent === true,
         resolve: resolve as (value: unknown) => void,
         reject,
         onAbort: () => {
@@ -238,7 +245,9 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
         },
       };
       signal?.addEventListener('abort', pendingJob.onAbort, { once: true });
-      queue.push(pendingJob);
+      const firstBackground = pendingJob.urgent ? queue.findIndex((queued) => !queued.urgent) : -1;
+      if (firstBackground === -1) queue.push(pendingJob);
+      else queue.splice(firstBackground, 0, pendingJob);
       pump();
     });
   }
