@@ -108,6 +108,8 @@ interface Slot {
   timer: NodeJS.Timeout | null;
   /** Jobs the current worker has finished. */
   jobsDone: number;
+  /** The spare slot: takes only urgent jobs, when every other slot is busy. */
+  urgentOnly?: boolean;
 }
 
 /**
@@ -127,6 +129,9 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
     timer: null,
     jobsDone: 0,
   }));
+  // A page someone is waiting for must not wait for a long background batch (OCR of a scan can take a
+  // minute) to end: one spare worker serves urgent jobs when the others are all busy.
+  slots.push({ worker: null, running: null, timer: null, jobsDone: 0, urgentOnly: true });
   const queue: PendingJob[] = [];
   let nextId = 1;
   let started = 0;
@@ -201,6 +206,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
   function pump() {
     for (const slot of slots) {
       if (closed || slot.running || queue.length === 0) continue;
+      if (slot.urgentOnly && !queue[0]?.urgent) continue;
       const job = queue.shift()!;
       slot.worker ??= spawn(slot);
       slot.running = job;
