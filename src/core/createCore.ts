@@ -1,6 +1,6 @@
 /**
  * The composition root: configuration in, services out. Nothing is opened at import time; `start()`
- * opens the stores and begins watching, `close()` releases everything in reverse order.
+ * opens the stores and begins watching, `dispose()` releases everything in reverse order.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
