@@ -1,6 +1,8 @@
 /**
- * A PDF dropped into a watched library folder: its text is read by opening it once, and the library
- * file is written once for it (not for each passing state: listed, queued, indexing, indexed).
+ * A PDF dropped into a watched library folder: the library file is written once for it (not for each
+ * passing state: listed, queued, indexing, indexed), and it is opened twice before it is searchable:
+ * the library counts its pages (shown at once, while a long queue may keep its reading waiting), then
+ * ingestion reads it.
  */
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -23,7 +25,7 @@ afterEach(async () => {
 });
 
 describe('a file dropped into a watched folder', () => {
-  it('is opened once to read its text and written to the library once', { timeout: 120_000 }, async () => {
+  it('is counted, read, and written to the library once', { timeout: 120_000 }, async () => {
     const dir = await tempDir('quire-dropped-');
     cleanups.push(() => dir.cleanup());
     const folder = join(dir.path, 'docs');
@@ -94,7 +96,7 @@ describe('a file dropped into a watched folder', () => {
     await ingestion.whenIdle();
     await library.whenIdle();
 
-    expect(opens).toEqual([`parse ${dropped}`]);
+    expect(opens).toEqual([`count ${dropped}`, `parse ${dropped}`]);
     expect(writes).toHaveBeenCalledTimes(1);
     const saved = writes.mock.calls[0]![1];
     expect(saved.find((d) => d.path === dropped)).toMatchObject({ state: 'indexed', pages: 14 });

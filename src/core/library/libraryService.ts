@@ -198,7 +198,7 @@ export class LibraryService {
     if (this.options.watch) this.watchRoot(root);
   }
 
-  /** `save: false` for a file the watcher saw: ingestion reads it next and the library is written then. */
+  /** `save: false` for a file the watcher saw: ingestion reads it next, and the library is written then. */
   private track(scan: Promise<void>, save = true): void {
     const tracked = scan
       .catch((error: unknown) => console.error('quire: scan failed', error))
@@ -252,20 +252,17 @@ export class LibraryService {
     }
     if (skipped.delete(path)) this.scheduleChanged();
     const info = await stat(path);
-    // Not counted first: ingestion opens it at once, and its reading counts the pages.
-    await this.noteFile(root, path, info.size, Math.trunc(info.mtimeMs), false);
+    await this.noteFile(root, path, info.size, Math.trunc(info.mtimeMs));
   }
 
-  /** Adds or refreshes one file; unchanged size and mtime mean it is not opened again. `count`: pages first. */
-  private async noteFile(root: LibraryRoot, path: string, bytes: number, modifiedMs: number, count = true) {
+  /** Adds or refreshes one file; unchanged size and mtime mean the PDF is not opened again. */
+  private async noteFile(root: LibraryRoot, path: string, bytes: number, modifiedMs: number): Promise<void> {
     const kind = documentKindOf(path);
     if (!kind) return;
     const id = idForPath('doc', path);
     const known = this.documents.get(id);
     if (known && known.bytes === bytes && known.modifiedMs === modifiedMs) return;
-    const counted = count
-      ? await this.limitPageCounts(() => this.countPages(path, kind))
-      : { pages: null, state: 'listed' as const, error: null };
+    const count = await this.limitPageCounts(() => this.countPages(path, kind));
     if (this.closed || !this.roots.has(root.id)) return;
     const doc: StoredDocument = {
       id,
@@ -275,9 +272,9 @@ export class LibraryService {
       kind,
       bytes,
       modifiedMs,
-      pages: counted.pages,
-      state: counted.state,
-      error: counted.error,
+      pages: count.pages,
+      state: count.state,
+      error: count.error,
       contentHash: null,
     };
     this.documents.set(id, doc);
