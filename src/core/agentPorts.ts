@@ -37,13 +37,24 @@ export function createAgentPorts(core: CoreServices, models: Pick<ModelRoles, 'c
           k: options.k,
           ...(options.mode ? { mode: options.mode } : {}),
           ...(options.documentIds ? { documentIds: options.documentIds } : {}),
+          ...(options.scope ? { scope: options.scope } : {}),
           ...(signal ? { signal } : {}),
         })
       ).hits,
     retrieve: (query, options, signal) =>
       core.retrieval.search(query, { ...options, ...(signal ? { signal } : {}) }),
     searchPages: (query, options, signal) =>
-      core.index.search.pages(query, { k: options.k, ...(signal ? { signal } : {}) }),
+      core.index.search.pages(query, {
+        k: options.k,
+        ...(options.scope ? { filter: { scope: options.scope } } : {}),
+        ...(signal ? { signal } : {}),
+      }),
+    searchDocuments: (query, options, signal) =>
+      core.index.search.documents(query, {
+        ...(options.scope ? { filter: { scope: options.scope } } : {}),
+        ...(signal ? { signal } : {}),
+      }),
+    resolveScope: (scope) => core.index.search.resolveScope(scope),
     openChunk: (chunkId) => notFoundIsNull(core.index.content.chunk(chunkId)),
     openPage: (documentId, page) => notFoundIsNull(core.index.content.page(documentId, page)),
     documentOutline: async (documentId, signal) => {
@@ -54,7 +65,8 @@ export function createAgentPorts(core: CoreServices, models: Pick<ModelRoles, 'c
     pageImage: async (documentId, page) => {
       const stored = await notFoundIsNull(core.index.content.page(documentId, page));
       if (!stored?.image) return null;
-      return new Uint8Array(await readFile(core.pageImages.absolutePath(stored.image.full)));
+      const image = new Uint8Array(await readFile(core.pageImages.absolutePath(stored.image.full)));
+      return { image, pageWidth: stored.width, pageHeight: stored.height };
     },
     libraryRoots: async () => core.library.rootPaths(),
     libraryDocuments: async () => core.library.snapshot().documents,

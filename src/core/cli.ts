@@ -7,13 +7,15 @@ import { parseArgs } from 'node:util';
 import { ServerUrl } from '../shared/domain/models';
 import { QuireError } from '../shared/errors';
 import { askCommand } from './cli/askCommand';
+import { collectionsCommand } from './cli/collectionCommands';
+import { scopeFromFlags } from './cli/scopeFlags';
 import { indexCommand, searchCommand } from './cli/indexCommands';
 import { libraryCommand } from './cli/libraryCommands';
 import { modelsCommand } from './cli/modelCommands';
 import { reportFailure } from './cli/output';
 import { serveCommand } from './cli/serveCommand';
 import { defaultDataDir } from './common/dataDir';
-import { modelLaunchOptions } from './models/launchOptions';
+import { modelLaunchOptions, visionLaunchProblem } from './models/launchOptions';
 
 const usage = `Usage: quire <command> [options]
 
@@ -25,10 +27,15 @@ Commands:
   index <folder> [--no-images] [--no-ocr] [--page-embedder PATH.onnx]
                                      add a folder and index it to completion
   search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages] [--rewrite] [--rerank]
-         [--page-embedder PATH.onnx]
-  ask "<question>" [--model PATH.gguf] [--no-clarify] [--review-plan]
+         [--page-embedder PATH.onnx] [--in PATH]... [--collection NAME] [--documents]
+                                     --documents: every matching document, not the top k
+  ask "<question>" [--model PATH.gguf] [--no-clarify] [--review-plan] [--in PATH]... [--collection NAME]
+      [--vision-model PATH.gguf --vision-projector PATH.gguf]
                                      ask the library; cites pages; asks back when the question is ambiguous
-  models status [--model PATH.gguf]  each model role, servers found, the memory budget
+  collections list | create NAME | rename NAME NEW | delete NAME | add NAME PATH... | remove NAME PATH...
+                                     saved scopes; deleting one deletes no document
+  models status [--model PATH.gguf] [--vision-model PATH.gguf --vision-projector PATH.gguf]
+                                     each model role, servers found, the memory budget
   models recommend [--json]          the model set proposed for this machine
   models setup [--yes]               download the proposed set (or pull it with Ollama)
 
@@ -37,8 +44,14 @@ Options:
   --model PATH     a local GGUF for every text role (or QUIRE_MODEL)
   --page-embedder PATH
                    an ONNX page embedder (ColModernVBERT) run in-process (or QUIRE_PAGE_EMBEDDER)
+  --vision-model PATH, --vision-projector PATH
+                   a vision model GGUF and its projector (mmproj), run in-process for reading page
+                   images when no server offers one (or QUIRE_VISION_MODEL, QUIRE_VISION_PROJECTOR)
   --reranker PATH  a reranker GGUF for --rerank (or QUIRE_RERANKER; else a downloaded one)
   --server URL     a model server to use besides the ones found on this machine (or QUIRE_SERVERS)
+  --in PATH        only this file or folder of the library (repeat for more)
+  --collection NAME
+                   only the documents of this collection
   --json           machine-readable output
   --yes            do not ask before downloading
 
@@ -61,12 +74,17 @@ async function main(argv: string[]): Promise<void> {
       'no-ocr': { type: 'boolean', default: false },
       model: { type: 'string' },
       'page-embedder': { type: 'string' },
+      'vision-model': { type: 'string' },
+      'vision-projector': { type: 'string' },
       reranker: { type: 'string' },
       rewrite: { type: 'boolean', default: false },
       rerank: { type: 'boolean', default: false },
       'no-clarify': { type: 'boolean', default: false },
       'review-plan': { type: 'boolean', default: false },
       server: { type: 'string', multiple: true },
+      in: { type: 'string', multiple: true },
+      collection: { type: 'string', multiple: true },
+      documents: { type: 'boolean', default: false },
       yes: { type: 'boolean', short: 'y', default: false },
     },
   });
@@ -81,7 +99,11 @@ async function main(argv: string[]): Promise<void> {
     model: values.model,
     server: values.server,
     pageEmbedder: values['page-embedder'],
+    visionModel: values['vision-model'],
+    visionProjector: values['vision-projector'],
   });
+  const visionProblem = visionLaunchProblem(launch);
+  if (visionProblem) throw new QuireError('invalid_input', visionProblem);
   const { servers } = launch;
   for (const server of servers) {
     if (!ServerUrl.safeParse(server).success) {
@@ -91,6 +113,7 @@ async function main(argv: string[]): Promise<void> {
       );
     }
   }
+  const scope = scopeFromFlags(values.in, values.collection);
   switch (command) {
     case 'serve': {
       const port = Number(values.port);
@@ -121,6 +144,8 @@ async function main(argv: string[]): Promise<void> {
         rewrite: values.rewrite ?? false,
         rerank: values.rerank ?? false,
         rerankerPath: values.reranker ?? process.env.QUIRE_RERANKER ?? null,
+        scope,
+        documents: values.documents ?? false,
         ...launch,
       });
       return;
@@ -132,7 +157,11 @@ async function main(argv: string[]): Promise<void> {
         ...launch,
         clarify: !values['no-clarify'],
         reviewPlan: values['review-plan'],
+        scope,
       });
+      return;
+    case 'collections':
+      await collectionsCommand(rest, { dataDir, json });
       return;
     case 'models':
       await modelsCommand(rest, { dataDir, json, yes: values.yes ?? false, ...launch });

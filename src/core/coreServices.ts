@@ -4,6 +4,7 @@ import type { WebService } from './web/webService';
 import type { PageImageStore } from './documents/render/pageImageStore';
 import type { Index } from './index/openIndex';
 import type { Ingestion } from './ingestion/ingestion';
+import type { OcrStore } from './documents/ocr/ocrStore';
 import type { OcrSettingsStore } from './ingestion/ocrSettingsStore';
 import type { LibraryService } from './library/libraryService';
 import type { MemoryBudgetService } from './memory/memoryBudgetService';
@@ -36,4 +37,8 @@ export interface CoreServices {
   readonly updates: UpdateService;
   /** Whether scanned pages are read with OCR, with which engine and languages. */
   readonly ocrSettings: OcrSettingsStore;
+  /** What OCR read on each page, by content: the viewer's words for scanned pages. */
+  readonly ocrResults: OcrStore;
+  /** Opens a file in the system's own viewer (the desktop app); null where there is no desktop. */
+  readonly openFile: ((path: string) => Promise<void>) | null;
 }

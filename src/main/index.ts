@@ -8,6 +8,7 @@ import electronUpdater from 'electron-updater';
 import { createCore, guardProcess, modelLaunchOptions, useChildLauncher, type Core } from '../core/desktop';
 import { createAppUpdater } from './appUpdater';
 import { registerIpc } from './ipc/registerIpc';
+import { openFileInSystemViewer } from './openFile';
 import { createSafeStorageSecrets } from './secretStore';
 import { hardenSession } from './security';
 import { launchUtilityChild } from './utilityChild';
@@ -28,6 +29,7 @@ async function start(): Promise<void> {
     ...modelLaunchOptions({}, process.env),
     // Only an installed build has a release feed to update from (app-update.yml beside app.asar).
     updater: app.isPackaged ? createAppUpdater(electronUpdater.autoUpdater) : null,
+    openFile: openFileInSystemViewer,
   });
   window = createMainWindow();
   const unregister = registerIpc(core, window, isTrustedUrl);

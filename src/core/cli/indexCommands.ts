@@ -1,23 +1,12 @@
 import { resolve } from 'node:path';
-import type { DocumentInfo, IndexProgress } from '../../shared/domain/library';
+import type { DocumentInfo } from '../../shared/domain/library';
+import type { DocumentsResult, Scope } from '../../shared/domain/scope';
 import { SearchMode, type SearchResult } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
 import { createCore, type Core } from '../createCore';
 import type { ModelLaunchOptions } from '../models/launchOptions';
 import { printJson } from './output';
-
-function progressLine(progress: IndexProgress): string {
-  const width = 28;
-  const share = progress.pagesTotal > 0 ? progress.pagesDone / progress.pagesTotal : 0;
-  const filled = Math.round(share * width);
-  const eta = progress.etaSeconds === null ? '' : ` ETA ${Math.ceil(progress.etaSeconds)} s`;
-  return (
-    `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${progress.filesDone}/${progress.filesTotal} files, ` +
-    `${progress.pagesDone}/${progress.pagesTotal} pages, ${progress.pagesPerSecond.toFixed(1)} pages/s${eta}` +
-    (progress.pagesToRecognize > 0 ? `, ${progress.pagesToRecognize} pages to recognise` : '') +
-    (progress.pagesToDraw > 0 ? `, ${progress.pagesToDraw} pages to draw` : '')
-  );
-}
+import { ProgressPrinter } from './progressPrinter';
 
 interface PageVectorSummary {
   embedder: string | null;
@@ -102,17 +91,25 @@ export async function indexCommand(
       await core.library.addFolder(path);
     }
     const live = process.stderr.isTTY && !options.json;
-    const off = core.ingestion.events.on('progress', (progress) => {
-      if (live) process.stderr.write(`\r${progressLine(progress)}\x1b[K`);
-    });
+    // On a terminal the line is redrawn in place; in a pipe or a log, a line every few seconds.
+    const printer = new ProgressPrinter(
+      live ? process.stderr : { write: (text) => process.stderr.write(text) },
+    );
+    const off = core.ingestion.events.on('progress', (progress) => printer.update(progress));
     // The scan feeds the queue; wait for both to settle.
     do {
       await core.library.whenIdle();
       await core.ingestion.whenIdle();
     } while (core.library.snapshot().scanning);
-    off();
-    if (live) process.stderr.write('\n');
+    if (live) {
+      off();
+      printer.finish();
+    }
     const { embedded, pageVectors } = await embedLibrary(core, live);
+    if (!live) {
+      off();
+      printer.finish();
+    }
     const documents = core.library.snapshot().documents;
     const stats = await core.index.maintenance.stats();
     const states: Record<string, number> = {};
@@ -190,6 +187,10 @@ export async function searchCommand(
     rewrite: boolean;
     rerank: boolean;
     rerankerPath: string | null;
+    /** Only these files, folders or collections. */
+    scope?: Scope | null;
+    /** Every matching document (`{path, matches, page}`), not the top k passages. */
+    documents?: boolean;
   } & ModelLaunchOptions,
 ): Promise<void> {
   if (!query)
@@ -212,8 +213,11 @@ export async function searchCommand(
   });
   await core.start();
   try {
+    const scope = options.scope ? { scope: options.scope } : {};
+    if (options.documents) return await printDocuments(core, query, scope, options.json);
     if (mode?.data === 'pages') await attachPageEmbedder(core, options.pageEmbedderPath);
     const result = await core.dispatch('search.retrieve', {
+      ...scope,
       query,
       k: options.k,
       rewrite: options.rewrite,
@@ -234,6 +238,7 @@ export async function searchCommand(
       printJson(hits);
       return;
     }
+    if (options.scope) console.log(`Searched ${found.searched ?? 'the scope'}.`);
     if (found.forms.length > 1)
       console.log(`Searched: ${found.forms.map((form) => `"${form.text}"`).join(', ')}`);
     if (found.rerankedBy)
@@ -246,6 +251,30 @@ export async function searchCommand(
   } finally {
     await core.dispose();
   }
+}
+
+/** `quire search TERM --documents`: every document that matches, as `{path, matches, page}`. */
+async function printDocuments(
+  core: Core,
+  query: string,
+  scope: { scope?: Scope },
+  json: boolean,
+): Promise<void> {
+  const result = await core.dispatch('search.documents', { query, ...scope });
+  if (!result.ok) throw new QuireError(result.error.code, result.error.message);
+  const found = result.value as DocumentsResult;
+  const rows = found.documents.map((d) => ({
+    path: d.path,
+    matches: d.matches,
+    page: d.page,
+    snippet: d.snippet,
+  }));
+  if (json) return printJson(rows);
+  console.log(
+    `${rows.length} ${rows.length === 1 ? 'document matches' : 'documents match'} in ${found.searched}.`,
+  );
+  for (const row of rows)
+    console.log(`${row.path}  ${row.matches} passage(s), best p.${row.page}\n    ${row.snippet}`);
 }
 
 /** Loads the given page embedder for this search, when it is the one the library's page vectors came from. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Bool, Field, FixedSizeList, Float32, Float64, Int32, List, Schema, Utf8 } from 'apache-arrow';
+import { Binary, Bool, Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from 'apache-arrow';
 
 /*
  * The layout of the index. Column names are snake_case because LanceDB's SQL folds unquoted
@@ -7,7 +7,7 @@ import { Bool, Field, FixedSizeList, Float32, Float64, Int32, List, Schema, Utf8
  * files share rows and only their `documents` row differs.
  */
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export const TABLES = {
   meta: 'meta',
@@ -78,12 +78,18 @@ export function chunkVectorsSchema(dimensions: number): Schema {
   ]);
 }
 
-/** An empty list marks a page the embedder declined (no text, no image reader), so it is not retried. */
-export function pageVectorsSchema(dimensions: number): Schema {
+/**
+ * A page's vectors as one cell: `vector_count` unit-length rows of `dimensions` little-endian fp16
+ * values (half the bytes of float32 lists; the full precision search re-codes from). A count of 0
+ * marks a page the embedder declined (no text, no image reader), so it is not retried. Both columns
+ * are nullable only because the version 4 migration adds them to existing tables.
+ */
+export function pageVectorsSchema(_dimensions: number): Schema {
   return new Schema([
     text('page_id'),
     text('content_hash'),
-    new Field('vectors', new List(new Field('item', vectorOf(dimensions), true)), false),
+    int('vector_count', true),
+    new Field('vectors_f16', new Binary(), true),
   ]);
 }
 

@@ -79,7 +79,6 @@ export class Ingestion {
   private readonly files = new Map<string, FileJob>();
   private startup: Promise<void> = Promise.resolve();
   private disposed = false;
-  private currentPath: string | null = null;
   private readonly pacer = new ProgressPacer(() => this.events.emit('progress', this.progress()));
   private readonly tidying: IndexTidying;
 
@@ -112,7 +111,7 @@ export class Ingestion {
           readablePath,
           scheduler: this.scheduler,
           meter: this.meter,
-          working: (path) => (this.currentPath = path),
+          working: (path) => this.meter.working('ocr', path),
           changed: () => this.emitProgress(),
           onSummary: (documentId, summary) => library.updateDocument(documentId, { ocr: summary }),
           onTextChanged: () => this.tidying.noteWrite(),
@@ -130,7 +129,7 @@ export class Ingestion {
       progress: {
         drawingAdded: (pages) => this.meter.drawingAdded(pages),
         drawingFinished: (pages) => this.meter.drawingFinished(pages),
-        working: (path) => (this.currentPath = path),
+        working: (path) => this.meter.working('images', path),
         changed: () => this.emitProgress(),
       },
       onProblem: (documentId, problem) => library.updateDocument(documentId, { error: problem }),
@@ -198,12 +197,8 @@ export class Ingestion {
       throw new QuireError('not_found', 'That page has no text view.');
     }
     const path = await this.options.library.readablePath(doc.path);
-    return this.options.pool.pageText(path, {
-      kind: doc.kind,
-      page,
-      urgent: true,
-      ...(signal ? { signal } : {}),
-    });
+    const job = { kind: doc.kind, page, urgent: true, ...(signal ? { signal } : {}) };
+    return this.options.pool.pageText(path, job);
   }
 
   /** Draws one page now, ahead of its turn; null when the file is not an indexed PDF or images are off. */
@@ -255,7 +250,7 @@ export class Ingestion {
   }
 
   progress(): IndexProgress {
-    return this.meter.snapshot(this.scheduler.isPaused, this.currentPath);
+    return this.meter.snapshot(this.scheduler.isPaused);
   }
 
   /** Resolves when nothing is queued or running and the index has been tidied after the last batch. */
@@ -300,7 +295,7 @@ export class Ingestion {
     let pages = 0;
     if (!doc) job.waiter?.reject(new QuireError('not_found', 'That document is no longer in the library.'));
     else {
-      this.currentPath = doc.path;
+      this.meter.working('text', doc.path);
       library.updateDocument(doc.id, { state: 'indexing', error: null });
       try {
         const ingested = await this.pipeline.ingest(doc, signal);
@@ -325,6 +320,8 @@ export class Ingestion {
         if (outcome !== 'retry') job.waiter?.reject(error);
       }
     }
+    // Done with this file: its name must not linger in the progress.
+    if (doc) this.meter.finishedWith('text', doc.path);
     if (outcome !== 'retry' && this.files.get(job.documentId) === job) this.files.delete(job.documentId);
     if (outcome === 'done') this.meter.finished(job.estimatedPages, pages);
     else if (outcome === 'cancelled') this.meter.dropped(job.estimatedPages);
@@ -376,9 +373,15 @@ export class Ingestion {
     this.emitProgress();
   }
 
+  /** Background embedding's page-vector pass, reported beside the other kinds of work. */
+  pageVectorProgress(done: number, total: number): void {
+    this.meter.pageVectors(done, total);
+    this.emitProgress();
+  }
+
   private onIdle(): void {
     if (this.disposed) return;
-    this.currentPath = null;
+    this.meter.working('text', null);
     this.meter.pause();
     this.emitProgress(true);
     this.tidying.onIdle();

@@ -87,3 +87,29 @@ export const PageText = z.object({
   reason: z.string(),
 });
 export type PageText = z.infer<typeof PageText>;
+
+/** One word on a page, in points from the top-left, where the page image shows it. */
+export const PageWord = z.object({
+  text: z.string(),
+  box: BoundingBox,
+  /**
+   * True when the box was placed by measuring the word with a stand-in font inside a longer run of
+   * text (a PDF text item spans several words); false when the box is the word's own (OCR, Quire's layout).
+   */
+  estimated: z.boolean(),
+  /** Words on the same line share a number, counted in reading order. */
+  line: z.number().int().nonnegative(),
+});
+export type PageWord = z.infer<typeof PageWord>;
+
+/** The words of one page with their boxes: the viewer's selectable text layer and its highlights. */
+export const PageWords = z.object({
+  documentId: z.string(),
+  page: z.number().int().positive(),
+  pageWidth: z.number().positive(),
+  pageHeight: z.number().positive(),
+  /** Where the words came from: the PDF's text layer, OCR, or Quire's own layout of an office file. */
+  source: z.enum(['layer', 'ocr', 'layout']),
+  words: z.array(PageWord),
+});
+export type PageWords = z.infer<typeof PageWords>;

@@ -8,7 +8,8 @@ import { rasterSizes, type PageRasters, type RasterPage } from './raster';
  * line wider than its box squeezed into it, so the image matches the boxes citations highlight.
  */
 
-const FONT =
+/** The fonts laid-out pages are drawn in; the viewer's word boxes are measured in the same. */
+export const LAID_OUT_FONT =
   'Helvetica, Arial, "Liberation Sans", "DejaVu Sans", "Noto Sans", "PingFang SC", "Hiragino Sans", sans-serif';
 const COLORS: Partial<Record<PageTextLine['style'], string>> = {
   label: '#6b7280',
@@ -44,7 +45,7 @@ function draw(page: DrawablePage, width: number, height: number, scale: number):
 function drawLine(context: SKRSContext2D, line: PageTextLine): void {
   const metrics = LINE_STYLES[line.style];
   const { x, y, width, height } = line.box;
-  context.font = `${metrics.italic ? 'italic ' : ''}${metrics.bold ? 'bold ' : ''}${metrics.size}px ${FONT}`;
+  context.font = `${metrics.italic ? 'italic ' : ''}${metrics.bold ? 'bold ' : ''}${metrics.size}px ${LAID_OUT_FONT}`;
   context.fillStyle = COLORS[line.style] ?? '#111827';
   if (line.style === 'note' || line.style === 'noteLabel') {
     context.fillStyle = '#c7d2fe';

@@ -2,27 +2,29 @@ import { createBestMatch, type BestMatch } from './bestMatch';
 import { CentroidLists } from './centroidLists';
 import { Codebook } from './codebook';
 import { createCoarseScorer, type CoarseScorer } from './coarseScores';
+import { CompactPageStore } from './compactPageStore';
 import { PageStore } from './pageStore';
+import { ResidualCodec, type ResidualBits } from './residualCodec';
 import { SeededRandom } from '../../common/seededRandom';
+import { poolPage } from './tokenPooling';
 import { TopK } from './topK';
 
 export interface LateInteractionIndexOptions {
   /** Length of every vector (128 for ColPali / ColQwen). */
   dimensions: number;
   /**
-   * Pages re-scored exactly per search, picked by the cheap centroid stage. More raises recall and
-   * latency linearly. Default 256.
+   * Pages re-scored from their decoded vectors per search, picked by the cheap centroid stage.
+   * More raises recall and latency linearly. Default 128.
    */
   candidates?: number;
-  /**
-   * Centroids in the codebook that drives the candidate stage (at most 60,000: ids are 16-bit).
-   * More centroids sharpen the estimate and cost more per upsert. Default 1024.
-   */
+  /** Centroids in the codebook (at most 60,000: ids are 16-bit). Default 1024. */
   centroids?: number;
-  /** Below this many pages every search is exact and no codebook is kept. Default 512. */
+  /** Below this many pages vectors are kept as given and every search is exact. Default 512. */
   exactUpToPages?: number;
-  /** The codebook is relearnt (and every page re-coded) when the stored vectors grow by this factor. Default 4. */
-  retrainGrowth?: number;
+  /** Bits per dimension of a coded vector's residual: 2 (smaller) or 4 (closer). Default 4. */
+  residualBits?: ResidualBits;
+  /** Token pooling: a page keeps about 1 / poolFactor of its vectors (1 keeps them all). Default 2. */
+  poolFactor?: number;
   /** Vectors sampled to learn the codebook. Default 32 per centroid. */
   trainingSample?: number;
   /** k-means iterations when learning the codebook. Default 8. */
@@ -33,26 +35,36 @@ export interface LateInteractionIndexOptions {
 
 export interface PageHit {
   key: string;
-  /** Sum over query vectors of the best cosine against the page's vectors; higher is better. */
+  /** Sum over query vectors of the best cosine against the page's (stored) vectors; higher is better. */
   score: number;
 }
 
+interface Coding {
+  codebook: Codebook;
+  codec: ResidualCodec;
+}
+
 /**
- * In-memory MaxSim search over pages that each carry many vectors. A search scores every page
- * coarsely (each page vector stands in for its nearest codebook centroid, so a page costs a few
- * table look-ups per query vector), then scores the best `candidates` pages exactly.
+ * In-memory MaxSim search over pages that each carry many vectors. Small indexes keep vectors as
+ * given and search exactly. Past `exactUpToPages` a codebook and residual codec are learnt once and
+ * every page is stored as a centroid id plus a few bits per dimension per vector. A search then
+ * scores every page coarsely (each vector stands in for its centroid: a few table look-ups per
+ * query vector) and re-scores the best `candidates` pages exactly over their decoded vectors.
  */
 export class LateInteractionIndex {
   private readonly dimensions: number;
   private readonly settings: Required<Omit<LateInteractionIndexOptions, 'dimensions'>>;
-  private readonly store: PageStore;
+  private exact: PageStore;
+  private coded: CompactPageStore | null = null;
+  private coding: Coding | null = null;
   private readonly scorer: BestMatch;
+  private readonly helper: BestMatch;
   private readonly coarse: CoarseScorer;
-  private codebook: Codebook | null = null;
-  private rowsAtTraining = 0;
-  private trainings = 0;
-  /** Per slot: the distinct centroids its vectors fall into (none while there is no codebook). */
+  /** Per coded slot: the distinct centroids its vectors fall into. */
   private readonly slotCentroids = new CentroidLists();
+  private decoded = new Float32Array(0);
+  /** Vectors each page came with, before pooling. */
+  private readonly givenCounts = new Map<string, number>();
 
   constructor(options: LateInteractionIndexOptions) {
     const { dimensions } = options;
@@ -62,96 +74,149 @@ export class LateInteractionIndex {
     this.dimensions = dimensions;
     const centroids = Math.max(1, Math.min(options.centroids ?? 1024, 60_000));
     this.settings = {
-      candidates: options.candidates ?? 256,
+      candidates: options.candidates ?? 128,
       centroids,
       exactUpToPages: options.exactUpToPages ?? 512,
-      retrainGrowth: options.retrainGrowth ?? 4,
+      residualBits: options.residualBits ?? 4,
+      poolFactor: Math.max(1, options.poolFactor ?? 2),
       trainingSample: options.trainingSample ?? centroids * 32,
       trainingIterations: options.trainingIterations ?? 8,
       seed: options.seed ?? 1,
     };
-    this.store = new PageStore(dimensions);
+    this.exact = new PageStore(dimensions);
     this.scorer = createBestMatch(dimensions);
+    this.helper = createBestMatch(dimensions);
     this.coarse = createCoarseScorer();
   }
 
   get size(): number {
-    return this.store.size;
+    return this.exact.size + (this.coded?.size ?? 0);
   }
 
   /** Adds the page, or replaces every vector of a page already stored under `key`. */
   upsert(key: string, vectors: Float32Array, count: number): void {
     if (!Number.isInteger(count) || count < 0)
       throw new Error(`count must be a non-negative integer, got ${count}`);
-    this.store.remove(key);
-    const slot = this.store.append(key, vectors, count);
-    this.slotCentroids.append(this.codebook ? this.distinctCentroids(slot, this.codebook) : []);
-    this.maintainCodebook();
-    this.compactIfWasteful();
+    if (vectors.length < count * this.dimensions)
+      throw new Error(
+        `Expected ${count * this.dimensions} values for ${count} vectors, got ${vectors.length}`,
+      );
+    this.delete(key);
+    this.givenCounts.set(key, count);
+    const pooled = poolPage(this.helper, vectors, count, this.dimensions, this.settings.poolFactor);
+    if (this.coding && this.coded) this.encode(key, pooled.vectors, pooled.count, this.coding, this.coded);
+    else this.exact.append(key, pooled.vectors, pooled.count);
+    if (!this.coding && this.exact.size > this.settings.exactUpToPages) this.learnCoding();
   }
 
   delete(key: string): void {
-    this.store.remove(key);
-    this.compactIfWasteful();
+    this.givenCounts.delete(key);
+    this.exact.remove(key);
+    if (this.coded?.remove(key)) this.compactIfWasteful();
   }
 
-  search(query: Float32Array, queryCount: number, k: number): PageHit[] {
-    if (k <= 0 || queryCount <= 0 || this.store.size === 0) return [];
+  /**
+   * The best `k` pages. `options.candidates` overrides how many coded pages are re-scored (Infinity:
+   * all); with `options.allow` (a search scope) only admitted pages are scored, each one exactly, so a
+   * scoped page never loses to pages outside the scope.
+   */
+  search(
+    query: Float32Array,
+    queryCount: number,
+    k: number,
+    options: { candidates?: number; allow?: (key: string) => boolean } = {},
+  ): PageHit[] {
+    if (k <= 0 || queryCount <= 0 || this.size === 0) return [];
     if (query.length < queryCount * this.dimensions) {
       throw new Error(`Expected ${queryCount * this.dimensions} query values, got ${query.length}`);
     }
+    const { allow } = options;
     this.scorer.setLeft(query, queryCount);
-    const keep = Math.min(k, this.store.size);
-    const candidates =
-      this.codebook && this.store.size > Math.max(this.settings.candidates, keep)
-        ? this.coarseCandidates(query, queryCount, this.codebook, Math.max(this.settings.candidates, keep))
-        : this.liveSlots();
-    const best = new TopK(keep);
-    const data = this.store.data;
-    for (const slot of candidates) {
-      best.offer(slot, this.scorer.sumOfBest(data, this.store.firstRow(slot), this.store.rowCount(slot)));
+    const best = new TopK(Math.min(k, this.size));
+    for (let slot = 0; slot < this.exact.slotCount; slot++) {
+      if (!this.exact.isLive(slot)) continue;
+      if (allow && !allow(this.exact.keyOf(slot))) continue;
+      const score = this.scorer.sumOfBest(
+        this.exact.data,
+        this.exact.firstRow(slot),
+        this.exact.rowCount(slot),
+      );
+      best.offer(-1 - slot, score);
     }
-    return best.sorted().map(({ id, score }) => ({ key: this.store.keyOf(id), score }));
+    const coded = this.coded;
+    const coding = this.coding;
+    if (coded && coding && coded.size > 0) {
+      const slots = allow
+        ? this.admittedSlots(coded, allow)
+        : this.candidateSlots(
+            query,
+            queryCount,
+            coding,
+            coded,
+            Math.min(coded.size, Math.max(k, options.candidates ?? this.settings.candidates)),
+          );
+      for (const slot of slots) {
+        const rows = this.decodeSlot(slot, coding, coded);
+        best.offer(slot, this.scorer.sumOfBest(this.decoded, 0, rows));
+      }
+    }
+    return best.sorted().map(({ id, score }) => ({
+      key: id < 0 ? this.exact.keyOf(-1 - id) : coded!.keyOf(id),
+      score,
+    }));
   }
 
-  /** Every stored page's key and vector count. */
-  *entries(): Iterable<[string, number]> {
-    for (const slot of this.liveSlots()) yield [this.store.keyOf(slot), this.store.rowCount(slot)];
+  /** Every stored page's key and the vectors it came with (before pooling). */
+  entries(): Iterable<[string, number]> {
+    return this.givenCounts.entries();
   }
 
   /** Facts for benchmarks and diagnostics. */
   stats(): {
     pages: number;
     storedVectors: number;
-    wastedVectors: number;
     codebookTrainings: number;
     bytes: number;
+    codeBytes: number;
   } {
-    const codeBytes = this.slotCentroids.flatCodes.byteLength + this.slotCentroids.starts.byteLength;
+    const coded = this.coded;
+    const codeBytes = coded?.bytes ?? 0;
+    const listBytes = this.slotCentroids.flatCodes.byteLength + this.slotCentroids.starts.byteLength;
+    const codingBytes = this.coding
+      ? this.coding.codebook.centroids.byteLength +
+        this.coding.codec.cutoffs.byteLength +
+        this.coding.codec.values.byteLength
+      : 0;
     return {
-      pages: this.store.size,
-      storedVectors: this.store.liveRows,
-      wastedVectors: this.store.wastedRows,
-      codebookTrainings: this.trainings,
-      bytes: this.store.data.byteLength + codeBytes + (this.codebook?.centroids.byteLength ?? 0),
+      pages: this.size,
+      storedVectors: this.exact.liveRows + (coded?.liveRows ?? 0),
+      codebookTrainings: this.coding ? 1 : 0,
+      codeBytes: codeBytes + codingBytes,
+      bytes: this.exact.data.byteLength + codeBytes + listBytes + codingBytes,
     };
   }
 
-  private *liveSlots(): Iterable<number> {
-    for (let slot = 0; slot < this.store.slotCount; slot++) if (this.store.isLive(slot)) yield slot;
+  /** Every live coded slot whose page the scope admits. */
+  private admittedSlots(coded: CompactPageStore, allow: (key: string) => boolean): number[] {
+    const slots: number[] = [];
+    for (let slot = 0; slot < coded.slotCount; slot++) {
+      if (coded.isLive(slot) && allow(coded.keyOf(slot))) slots.push(slot);
+    }
+    return slots;
   }
 
-  /** The `count` live slots with the best coarse (centroid-level) estimate of MaxSim. */
-  private coarseCandidates(
+  /** The `count` coded slots with the best coarse (centroid-level) estimate of MaxSim. */
+  private candidateSlots(
     query: Float32Array,
     queryCount: number,
-    codebook: Codebook,
+    coding: Coding,
+    coded: CompactPageStore,
     count: number,
   ): number[] {
     const lists = this.slotCentroids;
     const estimates = this.coarse.score(
-      codebook.scoreQuery(query, queryCount),
-      codebook.size,
+      coding.codebook.scoreQuery(query, queryCount),
+      coding.codebook.size,
       queryCount,
       lists.flatCodes,
       lists.starts,
@@ -159,62 +224,110 @@ export class LateInteractionIndex {
     );
     const top = new TopK(count);
     for (let slot = 0; slot < lists.slotCount; slot++) {
-      if (!this.store.isLive(slot)) continue;
+      if (!coded.isLive(slot)) continue;
       // A page with no vectors has no best match: its exact MaxSim is 0.
-      top.offer(slot, this.store.rowCount(slot) === 0 ? 0 : estimates[slot]!);
+      top.offer(slot, coded.rowCount(slot) === 0 ? 0 : estimates[slot]!);
     }
     return top.sorted().map(({ id }) => id);
   }
 
-  private distinctCentroids(slot: number, codebook: Codebook): number[] {
-    const count = this.store.rowCount(slot);
-    const codes = new Int32Array(count);
-    codebook.assign(this.store.data, this.store.firstRow(slot), count, codes);
-    return [...new Set(codes)];
+  private decodeSlot(slot: number, coding: Coding, coded: CompactPageStore): number {
+    const rows = coded.rowCount(slot);
+    const d = this.dimensions;
+    if (this.decoded.length < rows * d) this.decoded = new Float32Array(rows * d);
+    const first = coded.firstRow(slot);
+    const ids = coded.ids;
+    const residuals = coded.residuals;
+    const width = coded.residualBytes;
+    const centroids = coding.codebook.centroids;
+    for (let row = 0; row < rows; row++) {
+      coding.codec.decode(residuals, (first + row) * width, centroids, ids[first + row]!, this.decoded, row);
+    }
+    return rows;
   }
 
-  private maintainCodebook(): void {
-    const rows = this.store.liveRows;
-    const due = this.codebook
-      ? rows >= this.rowsAtTraining * this.settings.retrainGrowth
-      : this.store.size > this.settings.exactUpToPages;
-    if (!due) return;
-    const codebook = Codebook.train(...this.trainingSample(), this.dimensions, {
+  private encode(
+    key: string,
+    vectors: Float32Array,
+    count: number,
+    coding: Coding,
+    coded: CompactPageStore,
+  ): void {
+    const ids = new Int32Array(count);
+    coding.codebook.assign(vectors, 0, count, ids);
+    const slot = coded.append(key, count);
+    const first = coded.firstRow(slot);
+    coded.ids.set(ids, first);
+    const width = coded.residualBytes;
+    for (let row = 0; row < count; row++) {
+      coding.codec.encode(
+        vectors,
+        row,
+        coding.codebook.centroids,
+        ids[row]!,
+        coded.residuals,
+        (first + row) * width,
+      );
+    }
+    this.slotCentroids.append([...new Set(ids)]);
+  }
+
+  /** Learns the codebook and residual buckets from the pages so far, then codes every one of them. */
+  private learnCoding(): void {
+    const d = this.dimensions;
+    const [sample, rows] = this.trainingSample();
+    const codebook = Codebook.train(sample, rows, d, {
       centroids: this.settings.centroids,
       iterations: this.settings.trainingIterations,
-      seed: this.settings.seed + this.trainings,
+      seed: this.settings.seed,
     });
-    this.slotCentroids.rebuild(this.store.slotCount, (slot) =>
-      this.store.isLive(slot) ? this.distinctCentroids(slot, codebook) : [],
-    );
-    this.codebook = codebook;
-    this.rowsAtTraining = rows;
-    this.trainings++;
+    const ids = new Int32Array(rows);
+    codebook.assign(sample, 0, rows, ids);
+    const residuals = new Float32Array(rows * d);
+    for (let row = 0; row < rows; row++) {
+      for (let k = 0; k < d; k++)
+        residuals[row * d + k] = sample[row * d + k]! - codebook.centroids[ids[row]! * d + k]!;
+    }
+    const coding = { codebook, codec: ResidualCodec.train(residuals, rows, d, this.settings.residualBits) };
+    const coded = new CompactPageStore(coding.codec.bytesPerVector);
+    const pages = this.exact;
+    for (let slot = 0; slot < pages.slotCount; slot++) {
+      if (!pages.isLive(slot)) continue;
+      const first = pages.firstRow(slot);
+      const count = pages.rowCount(slot);
+      this.encode(pages.keyOf(slot), pages.data.slice(first * d, (first + count) * d), count, coding, coded);
+    }
+    this.coding = coding;
+    this.coded = coded;
+    this.exact = new PageStore(d);
   }
 
   private trainingSample(): [Float32Array, number] {
     const d = this.dimensions;
-    const random = new SeededRandom(this.settings.seed * 7919 + this.trainings);
-    const slots = [...this.liveSlots()].filter((slot) => this.store.rowCount(slot) > 0);
-    const rows = Math.min(this.settings.trainingSample, this.store.liveRows);
+    const random = new SeededRandom(this.settings.seed * 7919);
+    const pages = this.exact;
+    const slots: number[] = [];
+    for (let slot = 0; slot < pages.slotCount; slot++)
+      if (pages.isLive(slot) && pages.rowCount(slot) > 0) slots.push(slot);
+    const rows = Math.min(this.settings.trainingSample, pages.liveRows);
     const sample = new Float32Array(rows * d);
-    const data = this.store.data;
     for (let i = 0; i < rows; i++) {
       const slot = slots[random.int(slots.length)]!;
-      const row = this.store.firstRow(slot) + random.int(this.store.rowCount(slot));
-      sample.set(data.subarray(row * d, (row + 1) * d), i * d);
+      const row = pages.firstRow(slot) + random.int(pages.rowCount(slot));
+      sample.set(pages.data.subarray(row * d, (row + 1) * d), i * d);
     }
     return [sample, rows];
   }
 
   private compactIfWasteful(): void {
+    const coded = this.coded;
     // Holes cost memory, not correctness: squeeze them out only once they are a sizeable share.
-    if (this.store.wastedRows <= 4096 || this.store.wastedRows <= this.store.liveRows / 2) return;
-    const remap = this.store.compact();
-    const oldSlotOf = new Int32Array(this.store.slotCount);
+    if (!coded || coded.wastedRows <= 4096 || coded.wastedRows <= coded.liveRows / 2) return;
+    const remap = coded.compact();
+    const oldSlotOf = new Int32Array(coded.slotCount);
     remap.forEach((to, from) => {
       if (to >= 0) oldSlotOf[to] = from;
     });
-    this.slotCentroids.rebuild(this.store.slotCount, (slot) => this.slotCentroids.idsOf(oldSlotOf[slot]!));
+    this.slotCentroids.rebuild(coded.slotCount, (slot) => this.slotCentroids.idsOf(oldSlotOf[slot]!));
   }
 }

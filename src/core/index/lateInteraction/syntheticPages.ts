@@ -4,6 +4,13 @@
  * the rest spread around the page's subjects. Queries mix filler tokens (which match every page
  * about equally) with terms from one page's subjects, so neighbouring pages on the same subject
  * score close together and recall against exact MaxSim is a real test.
+ *
+ * Structure, explicitly: 64 topics x 32 terms = 2,048 term clusters, 12 background clusters and 10
+ * filler clusters; a page uses 12-31 terms of 1-3 topics and 15-50% background. Each vector is its
+ * cluster centre plus a shared offset plus Gaussian noise of norm about 0.9 (terms) or 0.6
+ * (background) spread over every dimension unless `noiseDimensions` confines it, so by default the
+ * noise is full-rank: the hardest case for a codec. Scores of neighbouring pages are very close (the
+ * 10th and 11th exact scores differ by about 0.2%), so small coding errors reorder the top 10.
  */
 import { SeededRandom } from '../../common/seededRandom';
 import { normalizeRows } from './vectorMath';
@@ -14,6 +21,11 @@ export interface SyntheticCorpusOptions {
   vectorsPerPage: number;
   topics?: number;
   termsPerTopic?: number;
+  /**
+   * Dimensions the noise around each cluster centre spans (random orthonormal-ish directions); all
+   * of them by default. Fewer makes the vectors lie near a low-dimensional surface.
+   */
+  noiseDimensions?: number;
   seed?: number;
 }
 
@@ -24,7 +36,11 @@ export interface SyntheticPage {
 }
 
 export interface SyntheticCorpus {
-  pages: SyntheticPage[];
+  /** Every page, made on first use (large corpora should use `pageAt` instead). */
+  readonly pages: SyntheticPage[];
+  readonly pageCount: number;
+  /** Page `index`, made afresh from its own seed: the same vectors on every call. */
+  pageAt(index: number): SyntheticPage;
   /** Query vectors about the subjects of a page chosen with `sourcePageIndex`. */
   makeQuery(queryCount: number, sourcePageIndex: number): Float32Array;
 }
@@ -40,16 +56,29 @@ export function makeSyntheticCorpus(options: SyntheticCorpusOptions): SyntheticC
 
   // One direction every vector leans towards: real embedding spaces are far from isotropic.
   const commonDirection = randomUnitRows(random, 1, d);
+  const noiseRank = Math.min(d, options.noiseDimensions ?? d);
+  const noiseBasis = noiseRank < d ? randomUnitRows(random, noiseRank, d) : null;
   const around = (
     centre: Float32Array,
     centreRow: number,
     spread: number,
     out: Float32Array,
     outRow: number,
+    from: SeededRandom = random,
   ) => {
-    for (let k = 0; k < d; k++) {
-      out[outRow * d + k] =
-        centre[centreRow * d + k]! + 0.35 * commonDirection[k]! + (spread * random.gaussian()) / Math.sqrt(d);
+    if (noiseBasis) {
+      for (let k = 0; k < d; k++)
+        out[outRow * d + k] = centre[centreRow * d + k]! + 0.35 * commonDirection[k]!;
+      const scale = spread / Math.sqrt(noiseRank);
+      for (let j = 0; j < noiseRank; j++) {
+        const g = scale * from.gaussian();
+        for (let k = 0; k < d; k++) out[outRow * d + k]! += g * noiseBasis[j * d + k]!;
+      }
+    } else {
+      for (let k = 0; k < d; k++) {
+        out[outRow * d + k] =
+          centre[centreRow * d + k]! + 0.35 * commonDirection[k]! + (spread * from.gaussian()) / Math.sqrt(d);
+      }
     }
     normalizeRows(out, d, 1, outRow);
   };
@@ -69,8 +98,8 @@ export function makeSyntheticCorpus(options: SyntheticCorpusOptions): SyntheticC
   // Popular subjects recur across many pages (Zipf-like), as in a real library.
   const topicWeights = Array.from({ length: topicCount }, (_, t) => 1 / (t + 1) ** 0.7);
   const weightTotal = topicWeights.reduce((a, b) => a + b, 0);
-  const pickTopic = () => {
-    let r = random.next() * weightTotal;
+  const pickTopic = (from: SeededRandom) => {
+    let r = from.next() * weightTotal;
     for (let t = 0; t < topicCount; t++) {
       r -= topicWeights[t]!;
       if (r <= 0) return t;
@@ -78,24 +107,30 @@ export function makeSyntheticCorpus(options: SyntheticCorpusOptions): SyntheticC
     return topicCount - 1;
   };
 
-  const vocabularies: number[][] = [];
-  const pages: SyntheticPage[] = [];
-  for (let p = 0; p < options.pages; p++) {
-    const topics = Array.from({ length: 1 + random.int(3) }, pickTopic);
-    const vocabulary = Array.from({ length: 12 + random.int(20) }, () => {
-      const topic = topics[random.int(topics.length)]!;
-      return topic * termsPerTopic + random.int(termsPerTopic);
+  // Each page draws from its own generator, so any page can be remade without keeping it.
+  const seed = options.seed ?? 1;
+  const plans = Array.from({ length: options.pages }, (_, p) => {
+    const local = new SeededRandom(seed * 1_000_003 + p * 7_919 + 1);
+    const topics = Array.from({ length: 1 + local.int(3) }, () => pickTopic(local));
+    const vocabulary = Array.from({ length: 12 + local.int(20) }, () => {
+      const topic = topics[local.int(topics.length)]!;
+      return topic * termsPerTopic + local.int(termsPerTopic);
     });
-    vocabularies.push(vocabulary);
-    const backgroundShare = 0.15 + 0.35 * random.next();
+    return { vocabulary, backgroundShare: 0.15 + 0.35 * local.next() };
+  });
+  const vocabularies = plans.map((plan) => plan.vocabulary);
+  const pageAt = (p: number): SyntheticPage => {
+    const plan = plans[p]!;
+    const local = new SeededRandom(seed * 2_000_003 + p * 104_729 + 7);
     const vectors = new Float32Array(options.vectorsPerPage * d);
     for (let v = 0; v < options.vectorsPerPage; v++) {
-      if (random.next() < backgroundShare)
-        around(background, random.int(backgroundPatterns), 0.6, vectors, v);
-      else around(terms, vocabulary[random.int(vocabulary.length)]!, 0.9, vectors, v);
+      if (local.next() < plan.backgroundShare)
+        around(background, local.int(backgroundPatterns), 0.6, vectors, v, local);
+      else around(terms, plan.vocabulary[local.int(plan.vocabulary.length)]!, 0.9, vectors, v, local);
     }
-    pages.push({ key: `page-${p}`, vectors, count: options.vectorsPerPage });
-  }
+    return { key: `page-${p}`, vectors, count: options.vectorsPerPage };
+  };
+  let made: SyntheticPage[] | null = null;
 
   const makeQuery = (queryCount: number, sourcePageIndex: number) => {
     const vocabulary = vocabularies[sourcePageIndex % vocabularies.length]!;
@@ -115,7 +150,15 @@ export function makeSyntheticCorpus(options: SyntheticCorpusOptions): SyntheticC
     return query;
   };
 
-  return { pages, makeQuery };
+  return {
+    get pages() {
+      made ??= Array.from({ length: options.pages }, (_, p) => pageAt(p));
+      return made;
+    },
+    pageCount: options.pages,
+    pageAt,
+    makeQuery,
+  };
 }
 
 function randomUnitRows(random: SeededRandom, rows: number, d: number): Float32Array {

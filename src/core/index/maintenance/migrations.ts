@@ -2,6 +2,7 @@ import type { Connection, Table } from '@lancedb/lancedb';
 import { QuireError } from '../../../shared/errors';
 import { freshMeta, openMetaTable, readMeta, writeMeta, type IndexMeta } from '../meta';
 import { SCHEMA_VERSION, TABLES } from '../schema';
+import { pageVectorRow } from '../vectors/pageVectorCells';
 
 /*
  * Ordered steps from one schema version to the next. Each step must be safe to run again after a
@@ -48,7 +49,64 @@ export const MIGRATIONS: Migration[] = [
       await pages.addColumns([{ name: 'text_source', valueSql: 'CAST(NULL AS STRING)' }]);
     },
   },
+  {
+    from: 3,
+    description: 'page vectors move from float32 lists to one fp16 cell per page (vector_count, vectors_f16)',
+    run: (db) => packPageVectors(db),
+  },
 ];
+
+/** Rows converted per write: a few hundred pages of ~850 vectors keeps memory modest. */
+const packBatch = 128;
+
+/**
+ * Adds the new columns, fills them batch by batch (only rows still empty, so a run killed half-way
+ * resumes where it stopped), then drops the old list column.
+ */
+async function packPageVectors(db: Connection): Promise<void> {
+  for (const name of await db.tableNames()) {
+    if (!name.startsWith('page_vectors__')) continue;
+    const columns = (await columnsOf(db, name)) ?? [];
+    if (!columns.includes('vectors')) continue;
+    const table = await db.openTable(name);
+    if (!columns.includes('vectors_f16')) {
+      await table.addColumns([
+        { name: 'vector_count', valueSql: 'CAST(NULL AS INT)' },
+        { name: 'vectors_f16', valueSql: 'CAST(NULL AS BINARY)' },
+      ]);
+    }
+    for (;;) {
+      const rows = await table
+        .query()
+        .where('vectors_f16 IS NULL')
+        .select(['page_id', 'content_hash', 'vectors'])
+        .limit(packBatch)
+        .toArray();
+      if (rows.length === 0) break;
+      const packed = rows.map((row: Record<string, unknown>) => {
+        const list = row.vectors as {
+          length: number;
+          get(i: number): { toArray(): Float32Array } | null;
+        } | null;
+        const vectors: Float32Array[] = [];
+        for (let i = 0; i < (list?.length ?? 0); i++) {
+          const vector = list!.get(i);
+          if (vector) vectors.push(Float32Array.from(vector.toArray()));
+        }
+        const dimensions = vectors[0]?.length ?? 0;
+        const { vector_count, vectors_f16 } = pageVectorRow(
+          row.page_id,
+          row.content_hash,
+          vectors,
+          dimensions,
+        );
+        return { page_id: row.page_id, vector_count, vectors_f16 };
+      });
+      await table.mergeInsert('page_id').whenMatchedUpdateAll().execute(packed);
+    }
+    await table.dropColumns(['vectors']);
+  }
+}
 
 /** Runs the steps from `version` up to `target`, reporting each finished version to `record`. */
 export async function migrate(

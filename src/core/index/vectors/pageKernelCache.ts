@@ -1,8 +1,8 @@
 import { LateInteractionIndex } from '../lateInteraction';
 import type { EmbedderRef } from '../meta';
 import type { IndexTables } from '../tables';
-import { flattenMultiVector } from '../tableIo';
-import { packNormalised, type PageKernel, type PageKernelFactory } from './pageKernel';
+import type { PageKernel, PageKernelFactory } from './pageKernel';
+import { unpackHalf } from './pageVectorCells';
 
 /**
  * The active page embedder's vectors held in memory for MaxSim search. A cache of its vector
@@ -35,13 +35,10 @@ export class PageKernelCache {
     if (!kernel) return;
     for (const row of rows) {
       const key = String(row.page_id);
-      const cell = row.vectors;
-      // Rows built here hold Float32Arrays; rows read back hold Arrow vectors.
-      const { values, count } = Array.isArray(cell)
-        ? { values: packNormalised(cell as Float32Array[], dimensions), count: cell.length }
-        : flattenMultiVector(cell, dimensions);
-      if (count === 0) kernel.delete(key);
-      else kernel.upsert(key, Array.isArray(cell) ? values : normaliseRows(values, count, dimensions), count);
+      const count = Number(row.vector_count ?? 0);
+      const cell = row.vectors_f16 as Uint8Array | null;
+      if (count === 0 || !cell) kernel.delete(key);
+      else kernel.upsert(key, unpackHalf(cell, count, dimensions), count);
     }
   }
 
@@ -53,10 +50,4 @@ export class PageKernelCache {
   dispose(): void {
     this.current = null;
   }
-}
-
-function normaliseRows(values: Float32Array, count: number, dimensions: number): Float32Array {
-  const rows: Float32Array[] = [];
-  for (let i = 0; i < count; i++) rows.push(values.subarray(i * dimensions, (i + 1) * dimensions));
-  return packNormalised(rows, dimensions);
 }

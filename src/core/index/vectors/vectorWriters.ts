@@ -4,6 +4,7 @@ import type { Schema } from 'apache-arrow';
 import { QuireError } from '../../../shared/errors';
 import { chunkVectorsSchema, pageVectorsSchema, type VectorKind } from '../schema';
 import type { IndexTables } from '../tables';
+import { pageVectorRow } from './pageVectorCells';
 import { checkedVector, type AnyEmbedder, type PageEmbedder, type TextEmbedder } from './embedders';
 
 type Row = Record<string, unknown>;
@@ -77,11 +78,8 @@ export function pageVectorWriter(
           { segments, ...(image && loadPageImage ? { loadImage: () => loadPageImage(image) } : {}) },
           signal ? { signal } : {},
         );
-        out.push({
-          page_id: row.id,
-          content_hash: row.content_hash,
-          vectors: (vectors ?? []).map((vector) => checkedVector(vector, dimensions, embedder.id)),
-        });
+        const checked = (vectors ?? []).map((vector) => checkedVector(vector, dimensions, embedder.id));
+        out.push(pageVectorRow(row.id, row.content_hash, checked, dimensions));
       }
       return out;
     },

@@ -44,3 +44,6 @@ export function droppedPath(file: File): string | null {
 
 /** Whether dropping a folder can add it (Electron) or the user must type its path (browser). */
 export const canDropFolders = window.quire !== undefined;
+
+/** The desktop app can hand a file to the system's own viewer; the browser page cannot. */
+export const canOpenInSystemViewer = window.quire !== undefined;

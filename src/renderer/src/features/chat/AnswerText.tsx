@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { Citation } from '../../../../shared/domain/agent';
-import { splitAnswer, splitParagraphs } from './answerSegments';
+import { claimsByMarker, splitAnswer, splitParagraphs } from './answerSegments';
 import { openCitation } from './openCitation';
 
 interface AnswerTextProps {
@@ -16,6 +16,7 @@ export function AnswerText({ text, citations, streaming }: AnswerTextProps) {
     () => new Map(citations.map((citation) => [citation.marker, citation])),
     [citations],
   );
+  const claims = useMemo(() => claimsByMarker(text), [text]);
 
   return (
     <div className={`answer-text${streaming ? ' answer-text--streaming' : ''}`}>
@@ -32,7 +33,7 @@ export function AnswerText({ text, citations, streaming }: AnswerTextProps) {
                 className="citation-marker"
                 data-testid="citation-marker"
                 aria-label={`Open citation ${segment.marker}, page ${citation.page}`}
-                onClick={() => openCitation(citation)}
+                onClick={() => openCitation(citation, claims.get(segment.marker) ?? null)}
               >
                 {segment.marker}
               </button>

@@ -1,11 +1,14 @@
+import { useMemo } from 'react';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { AnswerStatusBadge } from './AnswerStatusBadge';
 import { AnswerText } from './AnswerText';
+import { claimsByMarker } from './answerSegments';
 import { StepsTimeline } from '../trace/StepsTimeline';
 import { useChatStore, type TurnView as Turn } from './chatStore';
 import { CitationChip } from './CitationChip';
 import { ClarificationPrompt } from './ClarificationPrompt';
 import { PlanReview } from './PlanReview';
+import { CopyAnswerButton } from './TakeAway';
 import { WebProposals } from './WebProposals';
 
 interface TurnViewProps {
@@ -18,6 +21,8 @@ const ENDINGS = { cancelled: 'Stopped before the answer was finished.', failed: 
 export function TurnView({ turn, isLatest }: TurnViewProps) {
   const run = useChatStore((state) => state.runs[turn.runId]);
   const running = run?.status === 'running';
+  const answer = run?.answer ?? '';
+  const claims = useMemo(() => claimsByMarker(answer), [answer]);
 
   return (
     <article
@@ -69,10 +74,18 @@ export function TurnView({ turn, isLatest }: TurnViewProps) {
       {run && run.citations.length > 0 && (
         <div className="citations" role="group" aria-label="Sources" data-testid="sources">
           {run.citations.map((citation) => (
-            <CitationChip key={citation.marker} citation={citation} />
+            <CitationChip
+              key={citation.marker}
+              citation={citation}
+              claim={claims.get(citation.marker) ?? null}
+            />
           ))}
         </div>
       )}
+      <p className="turn__searched muted small" data-testid="turn-searched">
+        Searched: {turn.searched ?? 'the whole library'}
+        {run && run.status !== 'running' && run.answer.length > 0 && <CopyAnswerButton runId={turn.runId} />}
+      </p>
       <StepsTimeline runId={turn.runId} running={running} fallbackActivity={run?.activity ?? null} />
     </article>
   );

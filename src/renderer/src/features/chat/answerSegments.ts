@@ -25,3 +25,22 @@ export function splitParagraphs(text: string): string[] {
     .map((paragraph) => paragraph.trim())
     .filter((paragraph) => paragraph.length > 0);
 }
+
+/** The sentence a marker closes: the words before it back to the previous full stop. */
+function lastSentence(text: string): string {
+  const pieces = text.split(/(?<=[.!?])\s+/).filter((piece) => piece.trim() !== '');
+  return (pieces[pieces.length - 1] ?? '').trim();
+}
+
+/** For each marker, the sentence of the answer that first cites it: what the viewer highlights. */
+export function claimsByMarker(text: string): Map<number, string> {
+  const claims = new Map<number, string>();
+  for (const paragraph of splitParagraphs(text)) {
+    let before = '';
+    for (const segment of splitAnswer(paragraph)) {
+      if (segment.kind === 'text') before += segment.text;
+      else if (!claims.has(segment.marker)) claims.set(segment.marker, lastSentence(before));
+    }
+  }
+  return claims;
+}

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { pageKey } from './highlightBoxes';
+import { pageImageSource } from './pageImageSource';
 import { usePagesStore } from './pagesStore';
 import './pages.css';
 
@@ -20,7 +21,9 @@ export function PageThumbnail({ documentId, page, alt }: PageThumbnailProps) {
   }, [documentId, page, load]);
 
   if (image)
-    return <img className="thumbnail" src={image.dataUrl} alt={alt} loading="lazy" decoding="async" />;
+    return (
+      <img className="thumbnail" src={pageImageSource(image)} alt={alt} loading="lazy" decoding="async" />
+    );
   return (
     <span
       className={`thumbnail thumbnail--placeholder${failed ? ' thumbnail--failed' : ''}`}

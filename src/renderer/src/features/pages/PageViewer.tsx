@@ -1,33 +1,45 @@
-import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { canOpenInSystemViewer, quire } from '../../ipc/client';
 import { describePageText } from '../../lib/textProvenance';
 import { useDocumentPageCount } from '../library/libraryStore';
 import { toHighlightRects, pageKey } from './highlightBoxes';
+import { pageImageSource } from './pageImageSource';
 import { usePagesStore, type ViewerTarget } from './pagesStore';
+import { TextLayer } from './TextLayer';
 import { TextPage } from './TextPage';
+import { AskAboutButton } from '../chat/AskAboutButton';
+import { ThumbnailStrip } from './ThumbnailStrip';
+import { useCitedHighlight } from './useCitedHighlight';
+import { usePageZoom } from './usePageZoom';
 import './pages.css';
 
-/** The page a citation points at, full size, with the cited regions highlighted. */
+/** The page a citation points at, with the cited sentence highlighted, zoomable, its text selectable. */
 export function PageViewer() {
   const viewer = usePagesStore((state) => state.viewer);
   return viewer ? <PageViewerDialog target={viewer} /> : null;
 }
 
-const NO_BOXES: never[] = [];
-
 function PageViewerDialog({ target }: { target: ViewerTarget }) {
   const dialogRef = useRef<HTMLDialogElement>(null);
+  const stageRef = useRef<HTMLDivElement>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
   const closeViewer = usePagesStore((state) => state.closeViewer);
   const goToPage = usePagesStore((state) => state.goToPage);
   const load = usePagesStore((state) => state.load);
+  const loadWords = usePagesStore((state) => state.loadWords);
   const key = pageKey(target.documentId, target.page, 'full');
   const image = usePagesStore((state) => state.images[key]);
   const text = usePagesStore((state) => state.texts[key]);
+  const words = usePagesStore((state) => state.words[key]);
   const error = usePagesStore((state) => state.errors[key] ?? null);
   const pageCount = useDocumentPageCount(target.documentId);
-  const boxes = target.highlight?.page === target.page ? target.highlight.boxes : NO_BOXES;
+  const zoom = usePageZoom(stageRef);
+  const [showThumbnails, setShowThumbnails] = useState(true);
+  const [openProblem, setOpenProblem] = useState<string | null>(null);
+  const highlight = useCitedHighlight(target, words);
   const rects = useMemo(
-    () => (image ? toHighlightRects(boxes, image.pageWidth, image.pageHeight) : []),
-    [boxes, image],
+    () => (image ? toHighlightRects(highlight.boxes, image.pageWidth, image.pageHeight) : []),
+    [highlight.boxes, image],
   );
 
   // No close() on cleanup: unmounting removes the dialog from the top layer, while closing would fire a
@@ -35,11 +47,25 @@ function PageViewerDialog({ target }: { target: ViewerTarget }) {
   useEffect(() => {
     const dialog = dialogRef.current;
     if (dialog && !dialog.open) dialog.showModal();
+    // showModal focuses the first button; Close is where a keyboard user expects to start.
+    closeRef.current?.focus();
   }, []);
 
   useEffect(() => {
     void load(target.documentId, target.page, 'full');
-  }, [target.documentId, target.page, load]);
+    void loadWords(target.documentId, target.page);
+  }, [target.documentId, target.page, load, loadWords]);
+
+  // Brings the highlight into view once the image has its size (before that every position is 0).
+  const [drawnKey, setDrawnKey] = useState<string | null>(null);
+  const drawn = drawnKey === key;
+  const firstHighlight = rects[0]?.topPercent;
+  useEffect(() => {
+    if (firstHighlight === undefined || !drawn) return;
+    stageRef.current
+      ?.querySelector('[data-testid="page-highlight"]')
+      ?.scrollIntoView({ block: 'center', inline: 'nearest' });
+  }, [firstHighlight, drawn, zoom.fitWidth]);
 
   const provenance = image ? describePageText(image.textSource) : null;
   const hasPrevious = target.page > 1;
@@ -47,6 +73,21 @@ function PageViewerDialog({ target }: { target: ViewerTarget }) {
 
   function onKeyDown(event: KeyboardEvent<HTMLDialogElement>) {
     if (event.target instanceof HTMLInputElement) return;
+    if (event.ctrlKey || event.metaKey) {
+      const action =
+        event.key === '=' || event.key === '+'
+          ? zoom.zoomIn
+          : event.key === '-'
+            ? zoom.zoomOut
+            : event.key === '0'
+              ? zoom.fitToWidth
+              : null;
+      if (action) {
+        event.preventDefault();
+        action();
+      }
+      return;
+    }
     if ((event.key === 'ArrowLeft' || event.key === 'PageUp') && hasPrevious) {
       event.preventDefault();
       goToPage(target.page - 1);
@@ -62,6 +103,19 @@ function PageViewerDialog({ target }: { target: ViewerTarget }) {
     }
   }
 
+  async function openInSystemViewer() {
+    if (!canOpenInSystemViewer) {
+      setOpenProblem(
+        'Opening a file in the system viewer is available in the desktop app, not in the browser.',
+      );
+      return;
+    }
+    const result = await quire['pages.openExternal']({ documentId: target.documentId });
+    setOpenProblem(result.ok ? null : result.error.message);
+  }
+
+  const frameWidth = zoom.fitWidth > 0 ? Math.round(zoom.fitWidth * zoom.scale) : undefined;
+
   return (
     <dialog
       ref={dialogRef}
@@ -75,7 +129,21 @@ function PageViewerDialog({ target }: { target: ViewerTarget }) {
         <h2 className="page-viewer__title" title={target.title}>
           {target.title}
         </h2>
-        <div className="page-viewer__nav">
+        <AskAboutButton
+          scope={{ documents: [target.documentId] }}
+          name={target.title}
+          onAsked={closeViewer}
+        />
+        <div className="page-viewer__tools" data-testid="page-viewer-tools">
+          <button
+            type="button"
+            className="button button--small"
+            aria-pressed={showThumbnails}
+            data-testid="toggle-thumbnails"
+            onClick={() => setShowThumbnails((shown) => !shown)}
+          >
+            Pages
+          </button>
           <button
             type="button"
             className="button button--small"
@@ -100,70 +168,143 @@ function PageViewerDialog({ target }: { target: ViewerTarget }) {
           >
             →
           </button>
+          <button
+            type="button"
+            className="button button--small"
+            aria-label="Zoom out"
+            title="Zoom out (Ctrl −)"
+            data-testid="zoom-out"
+            onClick={zoom.zoomOut}
+          >
+            −
+          </button>
+          <span className="page-viewer__zoom" data-testid="zoom-level" aria-live="polite">
+            {Math.round(zoom.scale * 100)}%
+          </span>
+          <button
+            type="button"
+            className="button button--small"
+            aria-label="Zoom in"
+            title="Zoom in (Ctrl +)"
+            data-testid="zoom-in"
+            onClick={zoom.zoomIn}
+          >
+            +
+          </button>
+          <button
+            type="button"
+            className="button button--small"
+            title="Fit the page to the viewer's width (Ctrl 0)"
+            data-testid="zoom-fit"
+            onClick={zoom.fitToWidth}
+          >
+            Fit width
+          </button>
+          <button
+            type="button"
+            className="button button--small"
+            data-testid="open-external"
+            onClick={() => void openInSystemViewer()}
+          >
+            Open in the system viewer
+          </button>
+          <button
+            type="button"
+            className="button button--small"
+            data-testid="page-viewer-close"
+            ref={closeRef}
+            onClick={() => dialogRef.current?.close()}
+          >
+            Close
+          </button>
         </div>
-        <button
-          type="button"
-          className="button button--small"
-          data-testid="page-viewer-close"
-          autoFocus
-          onClick={() => dialogRef.current?.close()}
-        >
-          Close
-        </button>
       </header>
-      {provenance && (
-        <p className="page-viewer__provenance small" data-testid="page-provenance">
-          {provenance}
-        </p>
+      {(provenance || highlight.note || openProblem) && (
+        <div className="page-viewer__notes small">
+          {provenance && <p data-testid="page-provenance">{provenance}</p>}
+          {highlight.note && <p data-testid="highlight-note">{highlight.note}</p>}
+          {openProblem && (
+            <p className="error-message" role="alert" data-testid="open-external-problem">
+              {openProblem}
+            </p>
+          )}
+        </div>
       )}
-      <div className="page-viewer__stage">
-        {image ? (
-          <div className="page-viewer__page-frame">
-            <img
-              className="page-viewer__image"
-              src={image.dataUrl}
-              alt={`Page ${target.page} of ${target.title}`}
-              data-testid="page-image"
-              data-page-width={image.pageWidth}
-              data-page-height={image.pageHeight}
-            />
-            {rects.map((rect, index) => (
-              <div
-                key={index}
-                className="page-viewer__highlight"
-                data-testid="page-highlight"
-                style={{
-                  left: `${rect.leftPercent}%`,
-                  top: `${rect.topPercent}%`,
-                  width: `${rect.widthPercent}%`,
-                  height: `${rect.heightPercent}%`,
-                }}
-              />
-            ))}
-          </div>
-        ) : text ? (
-          <div>
-            <p className="page-viewer__note muted" data-testid="page-text-note">
-              {text.reason}
-            </p>
-            <TextPage page={text} highlights={boxes} />
-          </div>
-        ) : error ? (
-          <div className="page-viewer__message">
-            <p className="error-message" role="alert" data-testid="error-message">
-              {error}
-            </p>
-            <button
-              type="button"
-              className="button"
-              onClick={() => void load(target.documentId, target.page, 'full')}
-            >
-              Try again
-            </button>
-          </div>
-        ) : (
-          <p className="page-viewer__message muted">Rendering page {target.page}…</p>
+      <div className="page-viewer__body">
+        {showThumbnails && pageCount !== null && pageCount > 1 && (
+          <ThumbnailStrip
+            documentId={target.documentId}
+            pageCount={pageCount}
+            current={target.page}
+            onPick={goToPage}
+          />
         )}
+        {/* Focusable so the keyboard can scroll a zoomed page. */}
+        <div
+          className="page-viewer__stage"
+          ref={stageRef}
+          data-testid="page-stage"
+          role="region"
+          aria-label={`Page ${target.page}`}
+          tabIndex={0}
+        >
+          {image ? (
+            <div
+              className="page-viewer__page-frame"
+              data-testid="page-frame"
+              style={frameWidth ? { width: frameWidth } : undefined}
+            >
+              <img
+                className="page-viewer__image"
+                src={pageImageSource(image)}
+                alt={`Page ${target.page} of ${target.title}`}
+                data-testid="page-image"
+                data-page-width={image.pageWidth}
+                data-page-height={image.pageHeight}
+                draggable={false}
+                onLoad={() => setDrawnKey(key)}
+              />
+              {rects.map((rect, index) => (
+                <div
+                  key={index}
+                  className="page-viewer__highlight"
+                  data-testid="page-highlight"
+                  style={{
+                    left: `${rect.leftPercent}%`,
+                    top: `${rect.topPercent}%`,
+                    width: `${rect.widthPercent}%`,
+                    height: `${rect.heightPercent}%`,
+                  }}
+                />
+              ))}
+              {typeof words === 'object' && (
+                <TextLayer words={words.words} pageWidth={words.pageWidth} pageHeight={words.pageHeight} />
+              )}
+            </div>
+          ) : text ? (
+            <div style={frameWidth ? { width: frameWidth, margin: '0 auto' } : undefined}>
+              <p className="page-viewer__note muted" data-testid="page-text-note">
+                {text.reason}
+              </p>
+              <TextPage page={text} highlights={highlight.boxes} />
+            </div>
+          ) : error ? (
+            <div className="page-viewer__message">
+              <p className="error-message" role="alert" data-testid="error-message">
+                {error}
+              </p>
+              <button
+                type="button"
+                className="button"
+                onClick={() => void load(target.documentId, target.page, 'full')}
+              >
+                Try again
+              </button>
+            </div>
+          ) : (
+            <p className="page-viewer__message muted">Rendering page {target.page}…</p>
+          )}
+        </div>
       </div>
     </dialog>
   );

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { PageText } from '../../../../shared/domain/pages';
+import type { PageText, PageWords } from '../../../../shared/domain/pages';
 import type { BoundingBox, PageImage } from '../../../../shared/domain/search';
 import { quire } from '../../ipc/client';
 import { withBoundedEntry } from '../../lib/boundedRecord';
@@ -15,8 +15,13 @@ export interface ViewerTarget {
   documentId: string;
   page: number;
   title: string;
-  /** Regions to highlight, on the page they belong to. */
-  highlight: { page: number; boxes: BoundingBox[] } | null;
+  /** What to highlight, on the page it belongs to: the passage's boxes and the answer's sentence. */
+  highlight: {
+    page: number;
+    boxes: BoundingBox[];
+    claim?: string | null;
+    passage?: string | null;
+  } | null;
 }
 
 export interface PagesState {
@@ -25,10 +30,13 @@ export interface PagesState {
   /** Pages shown as formatted text because their image is missing, by the full page's key. */
   texts: Record<string, PageText>;
   errors: Record<string, string>;
+  /** Words of full pages, by the full page's key; a string says why they are not known. */
+  words: Record<string, PageWords | string>;
   openViewer: (target: ViewerTarget) => void;
   closeViewer: () => void;
   goToPage: (page: number) => void;
   load: (documentId: string, page: number, size: PageSize) => Promise<void>;
+  loadWords: (documentId: string, page: number) => Promise<void>;
 }
 
 const inFlight = new Set<string>();
@@ -38,6 +46,7 @@ export const usePagesStore = create<PagesState>((set, get) => ({
   images: {},
   texts: {},
   errors: {},
+  words: {},
 
   openViewer: (target) => set({ viewer: target }),
   closeViewer: () => set({ viewer: null }),
@@ -62,6 +71,17 @@ export const usePagesStore = create<PagesState>((set, get) => ({
       const limit = size === 'full' ? KEPT_FULL_PAGES : KEPT_THUMBNAILS;
       return { images: boundedBySize(state.images, key, result.value, size, limit), errors };
     });
+  },
+
+  loadWords: async (documentId, page) => {
+    const key = pageKey(documentId, page, 'full');
+    const flight = `words:${key}`;
+    if (inFlight.has(flight) || get().words[key] !== undefined) return;
+    inFlight.add(flight);
+    const result = await quire['pages.words']({ documentId, page });
+    inFlight.delete(flight);
+    const value = result.ok ? result.value : result.error.message;
+    set((state) => ({ words: withBoundedEntry(state.words, key, value, KEPT_FULL_PAGES) }));
   },
 }));
 

@@ -74,16 +74,29 @@ export function StepsTimeline({ runId, running, fallbackActivity }: StepsTimelin
   );
 }
 
-function stepSentence(step: TraceStep): string {
-  if (step.running) return `${step.title}…`;
-  return step.durationMs !== null && step.durationMs > 0
-    ? `${step.title}, ${formatDuration(step.durationMs)}`
-    : step.title;
+/** A step's sentence without its closing stop, so a duration beside it never reads "…reply)., 728 ms". */
+function stepSentence(step: Pick<TraceStep, 'title' | 'running'>): string {
+  const title = step.title.trim().replace(/[.\s]+$/, '');
+  return step.running ? `${title}…` : title;
+}
+
+function StepTime({ step }: { step: TraceStep }) {
+  if (step.running || step.durationMs === null || step.durationMs <= 0) return null;
+  return (
+    <span className="trace-step__time" data-testid="trace-step-time">
+      {formatDuration(step.durationMs)}
+    </span>
+  );
 }
 
 function TraceStepRow({ step, live }: { step: TraceStep; live: boolean }) {
   const hasDetail = step.reasoning !== null || step.inputs.length > 0 || step.lines.length > 0;
-  const sentence = <span className="trace-step__title">{stepSentence(step)}</span>;
+  const sentence = (
+    <>
+      <span className="trace-step__title">{stepSentence(step)}</span>
+      <StepTime step={step} />
+    </>
+  );
   return (
     <li
       className={`trace-step trace-step--${step.tone}${live ? ' trace-step--live' : ''}`}
