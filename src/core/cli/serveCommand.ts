@@ -64,7 +64,7 @@ export async function serveCommand(
  * How long `quire serve` waits for its services to close after SIGTERM or SIGINT before it exits
  * anyway: whoever sent the signal (a terminal, a test runner, a service manager) expects it gone soon.
  */
-const STOP_DEADLINE_MS = 1500;
+const STOP_DEADLINE_MS = 1000;
 
 function exitNow(code: number): never {
   killLiveChildren();
