@@ -1,6 +1,6 @@
 /**
  * The composition root: configuration in, services out. Nothing is opened at import time; `start()`
- * opens the stores and begins watching, `close()` releases everything in reverse order.
+ * opens the stores and begins watching, `dispose()` releases everything in reverse order.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -29,8 +29,9 @@ import { localCandidates, userCandidates } from './models/detection/detectServer
 import { LocalModels } from './models/llama/localModels';
 import { LocalPageEmbedders } from './models/onnx/localPageEmbedders';
 import { LocalVisionModels } from './models/vision/localVisionModels';
-import { planLocalModel } from './memory/localModelPlan';
+import { planLocalModel } from './models/llama/localModelPlan';
 import { ModelService } from './models/modelService';
+import { serverMemoryEntries } from './models/serverMemoryEntries';
 import { readMachineFacts } from './models/setup/machineFacts';
 import { SetupService } from './models/setup/setupService';
 import { ServerMemoryTracker } from './memory/serverMemory';
@@ -106,7 +107,7 @@ export interface Core extends CoreServices {
   /** Vectors for indexed content: attached to searches, filled in the background or on request. Open after `start()`. */
   readonly embedding: BackgroundEmbedding;
   start(): Promise<void>;
-  close(): Promise<void>;
+  dispose(): Promise<void>;
 }
 
 export function createCore(config: CoreConfig): Core {
@@ -171,7 +172,10 @@ export function createCore(config: CoreConfig): Core {
     onDownload: (progress) => events.emit('models.onDownload', progress),
   });
   /** What model servers hold in memory counts against the same budget as Quire's own models. */
-  const serverMemory = new ServerMemoryTracker(models, memory);
+  const serverMemory = new ServerMemoryTracker(
+    { heldMemory: (signal) => serverMemoryEntries(models, signal) },
+    memory,
+  );
   const setup = new SetupService({
     models,
     settings: modelSettings,
@@ -314,10 +318,10 @@ export function createCore(config: CoreConfig): Core {
       if (config.ingest ?? true) ingestion.start();
       await updates.load();
     },
-    async close() {
+    async dispose() {
       updates.dispose();
-      await agent?.close();
-      await embedding?.close();
+      await agent?.dispose();
+      await embedding?.dispose();
       stopWatchingMemory?.();
       await serverMemory.dispose();
       await models.dispose();
@@ -326,8 +330,8 @@ export function createCore(config: CoreConfig): Core {
       await localVisionModels.dispose();
       await retrieval.dispose();
       await ingestion?.dispose();
-      await pool?.close();
-      await library.close();
+      await pool?.dispose();
+      await library.dispose();
       await index?.dispose();
       events.clear();
     },

@@ -172,7 +172,7 @@ export async function indexCommand(
       );
     if (pageVectorFailure) throw pageVectorFailure;
   } finally {
-    await core.close();
+    await core.dispose();
   }
 }
 
@@ -249,7 +249,7 @@ export async function searchCommand(
     for (const hit of hits)
       console.log(`${hit.path} p.${hit.page}  (${hit.score.toFixed(3)})\n    ${hit.snippet}`);
   } finally {
-    await core.close();
+    await core.dispose();
   }
 }
 
