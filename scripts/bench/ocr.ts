@@ -60,6 +60,8 @@ interface EngineResult {
   texts: string[] | null;
   seconds: number;
   peakRssBytes: number;
+  /** The process's memory before its engine started (node and the bench's own code); 0 for the CLI. */
+  startRssBytes: number;
   error?: string;
 }
 
@@ -67,7 +69,7 @@ interface EngineResult {
 interface PageReader {
   name: string;
   read(png: string): Promise<string>;
-  finish(): Promise<number>;
+  finish(): Promise<{ peak: number; start: number }>;
 }
 
 async function drawPages(dir: string): Promise<Array<{ png: string; set: number }>> {
@@ -133,7 +135,8 @@ function inChild(engine: 'quire' | 'paddle'): PageReader {
       child.stdin.end();
       const answer = await Promise.race([reply(), exited.then(() => ({}))]);
       await exited;
-      return Number((answer as { peakRssBytes?: number }).peakRssBytes ?? 0);
+      const memory = answer as { peakRssBytes?: number; startRssBytes?: number };
+      return { peak: Number(memory.peakRssBytes ?? 0), start: Number(memory.startRssBytes ?? 0) };
     },
   };
 }
@@ -162,7 +165,7 @@ function cli(psm: number): PageReader {
           else reject(new Error(`tesseract exited with ${code}`));
         });
       }),
-    finish: async () => peak,
+    finish: async () => ({ peak, start: 0 }),
   };
 }
 
@@ -189,13 +192,14 @@ async function readAll(readers: PageReader[], pages: Array<{ png: string }>): Pr
   }
   const results: EngineResult[] = [];
   for (const [index, reader] of readers.entries()) {
-    const peakRssBytes = await reader.finish();
+    const memory = await reader.finish();
     const error = errors[index];
     results.push({
       engine: reader.name,
       texts: error === undefined ? texts[index]! : null,
       seconds: seconds[index]!,
-      peakRssBytes,
+      peakRssBytes: memory.peak,
+      startRssBytes: memory.start,
       ...(error === undefined ? {} : { error }),
     });
   }
@@ -251,6 +255,7 @@ export async function run(): Promise<BenchReport> {
         pagesPerSecond: rate === null ? null : Math.round(rate * 1000) / 1000,
         speedVsCli: rate !== null && baselineRate ? Math.round((rate / baselineRate) * 100) / 100 : null,
         peakMb: result.texts ? Math.round(result.peakRssBytes / 2 ** 20) : null,
+        startMb: result.texts ? Math.round(result.startRssBytes / 2 ** 20) : null,
         note: result.error ? `not run: ${result.error.slice(0, 80)}` : '',
       };
     });

@@ -2,7 +2,7 @@
  * One OCR engine serving the bench page by page, in its own process so its peak memory is its own:
  * `tsx scripts/bench/ocrEngineRun.ts <quire|paddle>` reads one JSON line `{ "png": path }` per page
  * on stdin and answers each with `{ text, ms }` (or `{ error }`); when stdin closes it prints
- * `{ peakRssBytes }` and exits. Started by scripts/bench/ocr.ts, which alternates engines page by page.
+ * `{ peakRssBytes, startRssBytes }` (its peak, and its size before the engine started) and exits. Started by scripts/bench/ocr.ts, which alternates engines page by page.
  */
 import { createInterface } from 'node:readline';
 import { readFile } from 'node:fs/promises';
@@ -11,6 +11,8 @@ import { TesseractEngine } from '../../src/core/documents/ocr/tesseractEngine';
 import { fromRawPage, rawPagePath } from './ocrRawPage';
 
 type ReadPage = (png: string) => Promise<string>;
+
+const startRssBytes = process.resourceUsage().maxRSS * 1024;
 
 /** Quire's path: the drawn page's pixels through orientation, deskew and Tesseract in WebAssembly. */
 function quire(): { read: ReadPage; close: () => Promise<void> } {
@@ -56,5 +58,5 @@ for await (const line of createInterface({ input: process.stdin })) {
   }
 }
 await engine.close();
-console.log(JSON.stringify({ peakRssBytes: process.resourceUsage().maxRSS * 1024 }));
+console.log(JSON.stringify({ peakRssBytes: process.resourceUsage().maxRSS * 1024, startRssBytes }));
 process.exit(0);
