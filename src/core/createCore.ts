@@ -3,7 +3,7 @@
  * opens the stores and begins watching, `close()` releases everything in reverse order.
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { EventName, EventPayload } from '../shared/ipc/contract';
 import { QuireError } from '../shared/errors';
 import { AgentService } from './agent/agentService';
@@ -18,6 +18,9 @@ import { OcrStore } from './documents/ocr/ocrStore';
 import { PageImageStore } from './documents/render/pageImageStore';
 import { DEFAULT_LONG_EDGE } from './documents/render/raster';
 import { Index } from './index/openIndex';
+import type { LibraryLocation } from './location/libraryLocation';
+import { readLocationSetting } from './location/locationSetting';
+import { openSharedLibrary, type SharedLibrary } from './location/sharedLibrary';
 import { BackgroundEmbedding } from './ingestion/backgroundEmbedding';
 import { Ingestion } from './ingestion/ingestion';
 import { OcrSettingsStore } from './ingestion/ocrSettingsStore';
@@ -43,6 +46,11 @@ import { UpdateService, type Updater } from './updates/updateService';
 export interface CoreConfig {
   /** Where Quire keeps its library list, index, page images, models and conversations. */
   dataDir: string;
+  /**
+   * A shared library on object storage (`--library s3://bucket/prefix`): its index lives there
+   * instead of under the data dir. A core that ingests is its one writer; one that does not reads.
+   */
+  library?: LibraryLocation | null;
   /** Watch library folders for changes (the app and `quire serve`; not one-shot CLI commands). */
   watch?: boolean;
   /** Index files as they appear; `quire library list` only lists. */
@@ -184,6 +192,7 @@ export function createCore(config: CoreConfig): Core {
   });
 
   let index: Index | undefined;
+  let shared: SharedLibrary | null = null;
   let ingestion: Ingestion | undefined;
   let pool: DocumentPool | undefined;
   let agent: AgentService | undefined;
@@ -220,8 +229,12 @@ export function createCore(config: CoreConfig): Core {
     ocrSettings,
     dispatch: (name, input) => dispatch(name, input),
     async start() {
+      // The CLI's --library wins; otherwise the app's saved setting; otherwise the local data folder.
+      const location = config.library !== undefined ? config.library : await readLocationSetting(config.dataDir);
+      if (location) shared = await openSharedLibrary(location, config.ingest ?? true);
       index = await Index.open({
-        uri: join(config.dataDir, 'index'),
+        uri: shared ? shared.indexUri : join(config.dataDir, 'index'),
+        ...(shared ? { storageOptions: shared.storageOptions, readOnly: !shared.writer } : {}),
         loadPageImage: async (relativePath) =>
           new Uint8Array(await readFile(pageImages.absolutePath(relativePath))),
         // Page images are content too: they go when their content goes (at open, after a crash, too).
@@ -259,6 +272,13 @@ export function createCore(config: CoreConfig): Core {
             password: (id) => passwords.get(id),
           }),
         },
+        // A shared library's writer prunes only documents under its own folders.
+        ...(shared
+          ? {
+              ownsDocument: (doc: { path: string }) =>
+                library.rootPaths().some((root) => doc.path.startsWith(root.endsWith(sep) ? root : root + sep)),
+            }
+          : {}),
       });
       ingestion.events.on('progress', (progress) => events.emit('library.onProgress', progress));
       agent = new AgentService({
@@ -302,6 +322,7 @@ export function createCore(config: CoreConfig): Core {
       await pool?.close();
       await library.close();
       await index?.dispose();
+      await shared?.dispose();
       events.clear();
     },
   };

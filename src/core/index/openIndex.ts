@@ -22,6 +22,10 @@ export interface OpenIndexOptions {
   loadPageImage?: (relativePath: string) => Promise<Uint8Array>;
   /** Told which content was deleted (at open, by a write, by garbage collection), e.g. to delete its page images. */
   onContentRemoved?: ContentRemovedHook;
+  /** LanceDB's storage options for a URI on object storage (credentials in memory, never saved). */
+  storageOptions?: Record<string, string>;
+  /** Open a library another process writes: nothing is written, garbage is left to the writer. */
+  readOnly?: boolean;
   /** Chunk vectors past which optimize() builds an approximate vector index (default 20,000). */
   vectorIndexRows?: number;
 }
@@ -50,7 +54,10 @@ export class Index {
   ) {}
 
   static async open(options: OpenIndexOptions): Promise<Index> {
-    const tables = await IndexTables.open(options.uri);
+    const tables = await IndexTables.open(options.uri, {
+      ...(options.storageOptions ? { storageOptions: options.storageOptions } : {}),
+      readOnly: options.readOnly ?? false,
+    });
     try {
       const fullText = new FullTextIndexes(tables);
       // Content owns which hashes await their images; vectors wait for them before embedding pages.
@@ -78,9 +85,9 @@ export class Index {
       );
       await documents.load();
       await vectors.load();
-      await content.removeGarbage();
+      if (!tables.readOnly) await content.removeGarbage();
       await fullText.load();
-      await fullText.ensure();
+      if (!tables.readOnly) await fullText.ensure();
       const recognized = new IndexRecognizedText(tables, fullText, vectors, awaitingText);
       const search = new IndexSearch(tables, documents, () => content.referencedHashes(), fullText, vectors);
       const maintenance = new IndexMaintenance(tables, documents, fullText, vectors, options.vectorIndexRows);

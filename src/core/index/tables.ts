@@ -3,9 +3,16 @@ import { availableParallelism } from 'node:os';
 import { connect, type Connection, type Table } from '@lancedb/lancedb';
 
 import { QuireError } from '../../shared/errors';
-import { writeMeta, type EmbedderRef, type IndexMeta } from './meta';
+import { readMeta, writeMeta, type EmbedderRef, type IndexMeta } from './meta';
 import { openOrMigrate } from './maintenance/migrations';
-import { chunksSchema, documentsSchema, pagesSchema, TABLES, type VectorKind } from './schema';
+import { chunksSchema, documentsSchema, pagesSchema, SCHEMA_VERSION, TABLES, type VectorKind } from './schema';
+
+export interface OpenTablesOptions {
+  /** LanceDB's storage options (object storage: endpoint, region, credentials), held in memory only. */
+  storageOptions?: Record<string, string>;
+  /** Open for reading only: nothing is created, migrated or written, and writes are refused. */
+  readOnly?: boolean;
+}
 
 /*
  * What every part of the index shares: one LanceDB connection, its fixed tables, the index's own
@@ -23,13 +30,18 @@ export class IndexTables {
     readonly documents: Table,
     readonly chunks: Table,
     readonly pages: Table,
+    readonly readOnly = false,
   ) {}
 
-  static async open(uri: string): Promise<IndexTables> {
+  static async open(uri: string, options: OpenTablesOptions = {}): Promise<IndexTables> {
     if (!uri) throw new QuireError('invalid_input', 'The index needs a folder or URI.');
     widenLanceThreadPool();
-    const db = await connect(uri, { readConsistencyInterval: 0 });
+    const db = await connect(uri, {
+      readConsistencyInterval: 0,
+      ...(options.storageOptions ? { storageOptions: options.storageOptions } : {}),
+    });
     try {
+      if (options.readOnly) return await IndexTables.openForReading(db);
       const { metaTable, meta } = await openOrMigrate(db);
       const names = await db.tableNames();
       const table = async (name: string, schema: typeof chunksSchema) =>
@@ -48,20 +60,46 @@ export class IndexTables {
     }
   }
 
+  /** A reader opens what a writer made, as it is: no table is created and no record rewritten. */
+  private static async openForReading(db: Connection): Promise<IndexTables> {
+    const names = await db.tableNames();
+    const needed = [TABLES.documents, TABLES.chunks, TABLES.pages];
+    if ([TABLES.meta, ...needed].some((name) => !names.includes(name)))
+      throw new QuireError('not_found', 'This library has no index yet: index a folder into it first.');
+    const metaTable = await db.openTable(TABLES.meta);
+    const meta = await readMeta(metaTable);
+    if (!meta) throw new QuireError('not_found', 'This library has no index yet: index a folder into it first.');
+    if (meta.schemaVersion !== SCHEMA_VERSION)
+      throw new QuireError(
+        'unsupported',
+        `This library's index has schema ${meta.schemaVersion}; this Quire reads ${SCHEMA_VERSION}. ` +
+          'Open it once with the indexing machine\'s Quire of the same version.',
+      );
+    const [documents, chunks, pages] = await Promise.all(needed.map((name) => db.openTable(name)));
+    return new IndexTables(db, metaTable, meta, documents!, chunks!, pages!, true);
+  }
+
   get meta(): IndexMeta {
     return this.currentMeta;
   }
 
   async saveMeta(meta: IndexMeta): Promise<void> {
+    this.assertWritable();
     await writeMeta(this.metaTable, meta);
     this.currentMeta = meta;
   }
 
   /** Runs writes one at a time, in call order; a failed write does not block the next. */
   exclusive<T>(work: () => Promise<T>): Promise<T> {
+    if (this.readOnly) return Promise.reject(readOnlyError());
     const run = this.queue.then(work, work);
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** Refuses a write on a library opened for reading. */
+  assertWritable(): void {
+    if (this.readOnly) throw readOnlyError();
   }
 
   assertOpen(): void {
@@ -89,6 +127,7 @@ export class IndexTables {
   }
 
   async dropTable(name: string): Promise<void> {
+    this.assertWritable();
     if ((await this.db.tableNames()).includes(name)) await this.db.dropTable(name);
   }
 
@@ -99,6 +138,13 @@ export class IndexTables {
     this.disposed = true;
     this.db.close();
   }
+}
+
+function readOnlyError(): QuireError {
+  return new QuireError(
+    'forbidden',
+    'This library is open read-only here: another machine writes it (run `quire index` there).',
+  );
 }
 
 /**
