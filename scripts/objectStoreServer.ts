@@ -70,7 +70,12 @@ export async function startObjectStore(options: ObjectStoreOptions): Promise<Run
   let s3Requests = 0;
   s3.httpServer.on('request', () => s3Requests++);
   const dynalite = require('dynalite') as DynaliteFactory;
-  const ddb = dynalite({ path: join(directory, 'commits'), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  const ddb = dynalite({
+    path: join(directory, 'commits'),
+    createTableMs: 0,
+    deleteTableMs: 0,
+    updateTableMs: 0,
+  });
   await new Promise<void>((resolve, reject) => {
     ddb.once('error', reject);
     ddb.listen(0, '127.0.0.1', () => resolve());

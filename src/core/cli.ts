@@ -88,9 +88,12 @@ async function main(argv: string[]): Promise<void> {
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
   // Absent: the saved setting (or the local data folder) decides.
   const library = values.library
-    ? parseLibraryLocation({ uri: values.library, region: values.region ?? null, profile: values.profile ?? null })
+    ? parseLibraryLocation({
+        uri: values.library,
+        region: values.region ?? null,
+        profile: values.profile ?? null,
+      })
     : undefined;
-  if (library) process.env.LANCEDB_LOG ??= 'error';
   const json = values.json ?? false;
   const launch = modelLaunchOptions({
     model: values.model,

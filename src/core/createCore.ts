@@ -230,7 +230,8 @@ export function createCore(config: CoreConfig): Core {
     dispatch: (name, input) => dispatch(name, input),
     async start() {
       // The CLI's --library wins; otherwise the app's saved setting; otherwise the local data folder.
-      const location = config.library !== undefined ? config.library : await readLocationSetting(config.dataDir);
+      const location =
+        config.library !== undefined ? config.library : await readLocationSetting(config.dataDir);
       if (location) shared = await openSharedLibrary(location, config.ingest ?? true);
       index = await Index.open({
         uri: shared ? shared.indexUri : join(config.dataDir, 'index'),
@@ -276,7 +277,9 @@ export function createCore(config: CoreConfig): Core {
         ...(shared
           ? {
               ownsDocument: (doc: { path: string }) =>
-                library.rootPaths().some((root) => doc.path.startsWith(root.endsWith(sep) ? root : root + sep)),
+                library
+                  .rootPaths()
+                  .some((root) => doc.path.startsWith(root.endsWith(sep) ? root : root + sep)),
             }
           : {}),
       });

@@ -5,7 +5,14 @@ import { connect, type Connection, type Table } from '@lancedb/lancedb';
 import { QuireError } from '../../shared/errors';
 import { readMeta, writeMeta, type EmbedderRef, type IndexMeta } from './meta';
 import { openOrMigrate } from './maintenance/migrations';
-import { chunksSchema, documentsSchema, pagesSchema, SCHEMA_VERSION, TABLES, type VectorKind } from './schema';
+import {
+  chunksSchema,
+  documentsSchema,
+  pagesSchema,
+  SCHEMA_VERSION,
+  TABLES,
+  type VectorKind,
+} from './schema';
 
 export interface OpenTablesOptions {
   /** LanceDB's storage options (object storage: endpoint, region, credentials), held in memory only. */
@@ -43,9 +50,8 @@ export class IndexTables {
     try {
       if (options.readOnly) return await IndexTables.openForReading(db);
       const { metaTable, meta } = await openOrMigrate(db);
-      const names = await db.tableNames();
       const table = async (name: string, schema: typeof chunksSchema) =>
-        names.includes(name) ? db.openTable(name) : db.createEmptyTable(name, schema);
+        (await openIfPresent(db, name)) ?? db.createEmptyTable(name, schema);
       return new IndexTables(
         db,
         metaTable,
@@ -62,21 +68,22 @@ export class IndexTables {
 
   /** A reader opens what a writer made, as it is: no table is created and no record rewritten. */
   private static async openForReading(db: Connection): Promise<IndexTables> {
-    const names = await db.tableNames();
-    const needed = [TABLES.documents, TABLES.chunks, TABLES.pages];
-    if ([TABLES.meta, ...needed].some((name) => !names.includes(name)))
+    const opened = await Promise.all(
+      [TABLES.meta, TABLES.documents, TABLES.chunks, TABLES.pages].map((name) => openIfPresent(db, name)),
+    );
+    const [metaTable, documents, chunks, pages] = opened;
+    if (!metaTable || !documents || !chunks || !pages)
       throw new QuireError('not_found', 'This library has no index yet: index a folder into it first.');
-    const metaTable = await db.openTable(TABLES.meta);
     const meta = await readMeta(metaTable);
-    if (!meta) throw new QuireError('not_found', 'This library has no index yet: index a folder into it first.');
+    if (!meta)
+      throw new QuireError('not_found', 'This library has no index yet: index a folder into it first.');
     if (meta.schemaVersion !== SCHEMA_VERSION)
       throw new QuireError(
         'unsupported',
         `This library's index has schema ${meta.schemaVersion}; this Quire reads ${SCHEMA_VERSION}. ` +
-          'Open it once with the indexing machine\'s Quire of the same version.',
+          "Open it once with the indexing machine's Quire of the same version.",
       );
-    const [documents, chunks, pages] = await Promise.all(needed.map((name) => db.openTable(name)));
-    return new IndexTables(db, metaTable, meta, documents!, chunks!, pages!, true);
+    return new IndexTables(db, metaTable, meta, documents, chunks, pages, true);
   }
 
   get meta(): IndexMeta {
@@ -113,12 +120,10 @@ export class IndexTables {
   /** Tables of the embedders the record names (active and pending), for the given kinds. */
   async vectorTables(kinds: readonly VectorKind[] = ['text', 'page']): Promise<Table[]> {
     const refs = kinds.flatMap((kind) => [this.meta[kind].active, this.meta[kind].pending]);
-    const names = new Set(await this.db.tableNames());
-    return Promise.all(
-      refs
-        .filter((ref): ref is EmbedderRef => ref !== null && names.has(ref.table))
-        .map((ref) => this.db.openTable(ref.table)),
+    const opened = await Promise.all(
+      refs.filter((ref): ref is EmbedderRef => ref !== null).map((ref) => openIfPresent(this.db, ref.table)),
     );
+    return opened.filter((table): table is Table => table !== null);
   }
 
   /** Every table of the index, for maintenance. */
@@ -137,6 +142,19 @@ export class IndexTables {
     await this.queue.catch(() => undefined);
     this.disposed = true;
     this.db.close();
+  }
+}
+
+/**
+ * Opens a table, or null when there is none. Asked of the table itself, not of a listing: some
+ * S3-compatible servers list no common prefixes, so a listing can miss tables that exist.
+ */
+export async function openIfPresent(db: Connection, name: string): Promise<Table | null> {
+  try {
+    return await db.openTable(name);
+  } catch (error) {
+    if (/was not found/i.test(error instanceof Error ? error.message : String(error))) return null;
+    throw error;
   }
 }
 

@@ -40,7 +40,10 @@ export function signRequest(
   service: 's3' | 'dynamodb',
   now = new Date(),
 ): Record<string, string> {
-  const amzDate = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  const amzDate = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
   const day = amzDate.slice(0, 8);
   const payloadHash = sha256Hex(request.body);
   const headers: Record<string, string> = {};
@@ -65,7 +68,10 @@ export function signRequest(
   ].join('\n');
   const scope = `${day}/${region}/${service}/aws4_request`;
   const toSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonical)].join('\n');
-  const key = hmac(hmac(hmac(hmac(`AWS4${credentials.secretAccessKey}`, day), region), service), 'aws4_request');
+  const key = hmac(
+    hmac(hmac(hmac(`AWS4${credentials.secretAccessKey}`, day), region), service),
+    'aws4_request',
+  );
   const signature = createHmac('sha256', key).update(toSign).digest('hex');
   headers.authorization =
     `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${scope}, ` +

@@ -46,7 +46,12 @@ export class CommitTable {
     delete headers.host;
     let response: Response;
     try {
-      response = await fetch(url, { method: 'POST', headers, body: Buffer.from(body), ...(signal ? { signal } : {}) });
+      response = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: Buffer.from(body),
+        ...(signal ? { signal } : {}),
+      });
     } catch (error) {
       if (signal?.aborted) throw error;
       const cause = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
@@ -57,7 +62,9 @@ export class CommitTable {
     }
     const text = await response.text();
     if (response.ok) return text ? (JSON.parse(text) as Record<string, unknown>) : {};
-    const type = String((JSON.parse(text || '{}') as { __type?: string }).__type ?? `HTTP ${response.status}`);
+    const type = String(
+      (JSON.parse(text || '{}') as { __type?: string }).__type ?? `HTTP ${response.status}`,
+    );
     if (type.endsWith('ConditionalCheckFailedException')) return null;
     if (/UnrecognizedClient|InvalidSignature|AccessDenied|MissingAuthentication/.test(type))
       throw new QuireError(
@@ -71,7 +78,11 @@ export class CommitTable {
   }
 
   async get(key: Item, signal?: AbortSignal): Promise<Item | null> {
-    const result = await this.call('GetItem', { TableName: this.name, Key: key, ConsistentRead: true }, signal);
+    const result = await this.call(
+      'GetItem',
+      { TableName: this.name, Key: key, ConsistentRead: true },
+      signal,
+    );
     return (result?.Item as Item | undefined) ?? null;
   }
 
@@ -101,8 +112,9 @@ export class CommitTable {
 
   /** Creates the table with the keys LanceDB expects, if it is not there yet. */
   async ensure(signal?: AbortSignal): Promise<void> {
-    const described = await this.call('DescribeTable', { TableName: this.name }, signal).catch((error: unknown) =>
-      error instanceof QuireError && /ResourceNotFound/.test(error.message) ? null : Promise.reject(error),
+    const described = await this.call('DescribeTable', { TableName: this.name }, signal).catch(
+      (error: unknown) =>
+        error instanceof QuireError && /ResourceNotFound/.test(error.message) ? null : Promise.reject(error),
     );
     if (described) return;
     await this.call(

@@ -47,7 +47,10 @@ export function parseLibraryLocation(
   try {
     url = new URL(settings.uri);
   } catch {
-    throw new QuireError('invalid_input', `--library ${settings.uri}: not a location (use s3://bucket/prefix).`);
+    throw new QuireError(
+      'invalid_input',
+      `--library ${settings.uri}: not a location (use s3://bucket/prefix).`,
+    );
   }
   const scheme = url.protocol === 's3:' ? 's3' : url.protocol === 's3+ddb:' ? 's3+ddb' : null;
   if (!scheme || !url.hostname)
@@ -141,7 +144,10 @@ function profileSection(text: string, profile: string): Map<string, string> {
 }
 
 /** LanceDB's storage options for this location and these credentials (kept in memory). */
-export function storageOptions(location: LibraryLocation, credentials: AwsCredentials): Record<string, string> {
+export function storageOptions(
+  location: LibraryLocation,
+  credentials: AwsCredentials,
+): Record<string, string> {
   return {
     region: location.region,
     aws_access_key_id: credentials.accessKeyId,

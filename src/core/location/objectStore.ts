@@ -19,7 +19,9 @@ export class ObjectStore {
 
   private url(key: string): URL {
     const full = [this.location.prefix, key].filter(Boolean).join('/');
-    return new URL(`${this.base.replace(/\/+$/, '')}/${awsEncode(this.location.bucket)}/${awsEncode(full, true)}`);
+    return new URL(
+      `${this.base.replace(/\/+$/, '')}/${awsEncode(this.location.bucket)}/${awsEncode(full, true)}`,
+    );
   }
 
   private async send(
@@ -29,7 +31,12 @@ export class ObjectStore {
     extra: Record<string, string> = {},
     signal?: AbortSignal,
   ): Promise<Response> {
-    const headers = signRequest({ method, url, headers: extra, body }, this.credentials, this.location.region, 's3');
+    const headers = signRequest(
+      { method, url, headers: extra, body },
+      this.credentials,
+      this.location.region,
+      's3',
+    );
     delete headers.host;
     try {
       return await fetch(url, {
@@ -143,7 +150,8 @@ export class ObjectStore {
     if (response.ok) return;
     const text = await response.text().catch(() => '');
     const code = /<Code>([^<]*)<\/Code>/.exec(text)?.[1] ?? `HTTP ${response.status}`;
-    const denied = response.status === 403 || /AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch/.test(code);
+    const denied =
+      response.status === 403 || /AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch/.test(code);
     throw new QuireError(
       denied ? 'forbidden' : 'not_readable',
       denied

@@ -1,7 +1,13 @@
 import { QuireError } from '../../shared/errors';
 import type { AwsCredentials } from './awsSigning';
 import { CommitTable } from './commitTable';
-import { indexUri, resolveCredentials, storageOptions, withoutSecrets, type LibraryLocation } from './libraryLocation';
+import {
+  indexUri,
+  resolveCredentials,
+  storageOptions,
+  withoutSecrets,
+  type LibraryLocation,
+} from './libraryLocation';
 import { ObjectStore } from './objectStore';
 import { objectLeaseSlot, tableLeaseSlot, WriterLease } from './writerLease';
 
@@ -53,7 +59,10 @@ async function guarded<T>(credentials: AwsCredentials, work: () => Promise<T>): 
     return await work();
   } catch (error) {
     if (error instanceof QuireError) throw error;
-    throw new QuireError('not_readable', withoutSecrets(error instanceof Error ? error.message : String(error), credentials));
+    throw new QuireError(
+      'not_readable',
+      withoutSecrets(error instanceof Error ? error.message : String(error), credentials),
+    );
   }
 }
 

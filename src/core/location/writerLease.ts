@@ -60,7 +60,12 @@ export class WriterLease {
       isAlive: options.isAlive ?? processAlive,
       now: options.now ?? Date.now,
     };
-    const mine: LeaseHolder = { id: randomUUID(), host: hostname(), pid: process.pid, renewedAt: settings.now() };
+    const mine: LeaseHolder = {
+      id: randomUUID(),
+      host: hostname(),
+      pid: process.pid,
+      renewedAt: settings.now(),
+    };
     for (let attempt = 0; attempt < 3; attempt++) {
       const current = await slot.read();
       if (current && !isStale(current.holder, settings)) throw inUse(where, current.holder, settings.now());
@@ -68,7 +73,9 @@ export class WriterLease {
       if (taken) return new WriterLease(slot, mine, taken.version, settings);
     }
     const current = await slot.read();
-    throw current ? inUse(where, current.holder, settings.now()) : new QuireError('internal', `The writer lease of ${where} keeps changing.`);
+    throw current
+      ? inUse(where, current.holder, settings.now())
+      : new QuireError('internal', `The writer lease of ${where} keeps changing.`);
   }
 
   /** Why the lease was lost (another writer took it over after this one stalled), or null. */
@@ -155,7 +162,11 @@ export function objectLeaseSlot(store: ObjectStore): LeaseSlot {
     },
     async swap(holder, expected) {
       const body = new TextEncoder().encode(JSON.stringify(holder));
-      const tag = await store.putConditional(key, body, expected === null ? { ifNoneMatch: '*' } : { ifMatch: expected });
+      const tag = await store.putConditional(
+        key,
+        body,
+        expected === null ? { ifNoneMatch: '*' } : { ifMatch: expected },
+      );
       return tag === null ? null : { version: tag };
     },
     async clear() {
