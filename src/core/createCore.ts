@@ -2,7 +2,6 @@
  * The composition root: configuration in, services out. Nothing is opened at import time; `start()`
  * opens the stores and begins watching, `close()` releases everything in reverse order.
  */
-import { readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { EventName, EventPayload } from '../shared/ipc/contract';
 import { QuireError } from '../shared/errors';
@@ -21,6 +20,7 @@ import { Index } from './index/openIndex';
 import type { LibraryLocation } from './location/libraryLocation';
 import { readLocationSetting } from './location/locationSetting';
 import { openSharedLibrary, type SharedLibrary } from './location/sharedLibrary';
+import { objectStoreFiles } from './location/storedFiles';
 import { BackgroundEmbedding } from './ingestion/backgroundEmbedding';
 import { Ingestion } from './ingestion/ingestion';
 import { OcrSettingsStore } from './ingestion/ocrSettingsStore';
@@ -232,12 +232,16 @@ export function createCore(config: CoreConfig): Core {
       // The CLI's --library wins; otherwise the app's saved setting; otherwise the local data folder.
       const location =
         config.library !== undefined ? config.library : await readLocationSetting(config.dataDir);
-      if (location) shared = await openSharedLibrary(location, config.ingest ?? true);
+      if (location) {
+        shared = await openSharedLibrary(location, config.ingest ?? true);
+        // Page images and OCR results live in the library too: readers never need the original files.
+        pageImages.shareThrough(objectStoreFiles(shared.objects, 'pages'));
+        ocrResults.shareThrough(objectStoreFiles(shared.objects, 'ocr'));
+      }
       index = await Index.open({
         uri: shared ? shared.indexUri : join(config.dataDir, 'index'),
         ...(shared ? { storageOptions: shared.storageOptions, readOnly: !shared.writer } : {}),
-        loadPageImage: async (relativePath) =>
-          new Uint8Array(await readFile(pageImages.absolutePath(relativePath))),
+        loadPageImage: (relativePath) => pageImages.read(relativePath),
         // Page images are content too: they go when their content goes (at open, after a crash, too).
         onContentRemoved: async (hashes) => {
           for (const hash of hashes) {
