@@ -29,6 +29,8 @@ type DynaliteFactory = (options: Record<string, unknown>) => Server;
 export interface ObjectStoreOptions {
   /** Port of the S3 endpoint (0: any free one). The commit table listens on another free port. */
   port?: number;
+  /** Port of the commit table (0: any free one), e.g. to restart a store where it was. */
+  dynamodbPort?: number;
   bucket?: string;
   /** Where objects and commits are kept; a fresh temporary folder (removed on stop) by default. */
   directory?: string;
@@ -78,7 +80,7 @@ export async function startObjectStore(options: ObjectStoreOptions): Promise<Run
   });
   await new Promise<void>((resolve, reject) => {
     ddb.once('error', reject);
-    ddb.listen(0, '127.0.0.1', () => resolve());
+    ddb.listen(options.dynamodbPort ?? 0, '127.0.0.1', () => resolve());
   });
   let ddbRequests = 0;
   ddb.on('request', () => ddbRequests++);

@@ -252,10 +252,22 @@ export function createCore(config: CoreConfig): Core {
       });
       await library.start();
       await ocrSettings.load();
-      pool = createDocumentPool({
+      const ownPool = createDocumentPool({
         ...(config.workers ? { size: config.workers } : {}),
         ...(config.documentTimeoutMs ? { jobTimeoutMs: config.documentTimeoutMs } : {}),
       });
+      // Workers draw pages into the local folder; a shared library's writer then copies them to the store.
+      pool = shared
+        ? {
+            ...ownPool,
+            size: ownPool.size,
+            render: async (...args) => {
+              const refs = await ownPool.render(...args);
+              await args[2].publish(refs);
+              return refs;
+            },
+          }
+        : ownPool;
       const passwords = new PasswordVault(config.secrets ?? null);
       ingestion = new Ingestion({
         library,

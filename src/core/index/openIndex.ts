@@ -50,7 +50,11 @@ export class Index {
     readonly vectors: VectorSets,
     readonly search: Searcher,
     readonly maintenance: Maintenance,
-    private readonly parts: { vectors: IndexVectors },
+    private readonly parts: {
+      vectors: IndexVectors;
+      documents: IndexDocuments;
+      fullText: FullTextIndexes;
+    },
   ) {}
 
   static async open(options: OpenIndexOptions): Promise<Index> {
@@ -91,11 +95,26 @@ export class Index {
       const recognized = new IndexRecognizedText(tables, fullText, vectors, awaitingText);
       const search = new IndexSearch(tables, documents, () => content.referencedHashes(), fullText, vectors);
       const maintenance = new IndexMaintenance(tables, documents, fullText, vectors, options.vectorIndexRows);
-      return new Index(tables, documents, content, recognized, vectors, search, maintenance, { vectors });
+      return new Index(tables, documents, content, recognized, vectors, search, maintenance, {
+        vectors,
+        documents,
+        fullText,
+      });
     } catch (error) {
       await tables.dispose();
       throw error;
     }
+  }
+
+  /**
+   * A reader of a shared library catches up with what its writer committed since it opened: tables
+   * are read at their latest version already; this reloads the documents and vectors known in memory.
+   */
+  async refresh(): Promise<void> {
+    this.tables.assertOpen();
+    await this.parts.documents.load();
+    await this.parts.vectors.load();
+    await this.parts.fullText.load();
   }
 
   /** Waits for queued writes, then releases the database. Later calls fail with a clear error. */

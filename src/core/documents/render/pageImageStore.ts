@@ -36,6 +36,16 @@ export class PageImageStore {
     this.shared = files;
   }
 
+  /** Copies images drawn by the document workers (written to the local root) to the shared library. */
+  async publish(refs: readonly PageImageRef[]): Promise<void> {
+    const shared = this.shared;
+    if (!shared) return;
+    for (const ref of refs) {
+      for (const path of [ref.full, ref.thumbnail])
+        await shared.upload(path, new Uint8Array(await readFile(this.absolutePath(path))));
+    }
+  }
+
   /** A stored image's bytes: the local file, or the shared library's copy (then cached locally). */
   async read(relativePath: string): Promise<Uint8Array> {
     await this.fetchMissing(relativePath);
