@@ -14,6 +14,7 @@ const benches: Record<string, () => Promise<{ run: BenchFn }>> = {
   agent: () => import('./bench/agent'),
   formats: () => import('./bench/formats'),
   ocr: () => import('./bench/ocr'),
+  'library-store': () => import('./bench/libraryStore'),
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -19,7 +19,7 @@ import { DEFAULT_LONG_EDGE } from './documents/render/raster';
 import { Index } from './index/openIndex';
 import type { LibraryLocation } from './location/libraryLocation';
 import { readLocationSetting } from './location/locationSetting';
-import { openSharedLibrary, type SharedLibrary } from './location/sharedLibrary';
+import { explainStoreFailure, openSharedLibrary, type SharedLibrary } from './location/sharedLibrary';
 import { objectStoreFiles } from './location/storedFiles';
 import { BackgroundEmbedding } from './ingestion/backgroundEmbedding';
 import { Ingestion } from './ingestion/ingestion';
@@ -227,7 +227,15 @@ export function createCore(config: CoreConfig): Core {
     modelSettings,
     updates,
     ocrSettings,
-    dispatch: (name, input) => dispatch(name, input),
+    dispatch: async (name, input) => {
+      const result = await dispatch(name, input);
+      // A shared library's store out of reach: one clear sentence instead of the storage SDK's chain.
+      const explained =
+        !result.ok && shared ? explainStoreFailure(shared.location, result.error.message) : null;
+      return explained && !result.ok
+        ? { ok: false, error: { code: 'not_readable', message: explained } }
+        : result;
+    },
     async start() {
       // The CLI's --library wins; otherwise the app's saved setting; otherwise the local data folder.
       const location =

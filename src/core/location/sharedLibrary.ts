@@ -54,6 +54,17 @@ export async function openSharedLibrary(location: LibraryLocation, writer: boole
   };
 }
 
+/**
+ * LanceDB reports an unreachable store as a chain of SDK errors; the user is told which library
+ * could not be reached and that the next request tries again.
+ */
+export function explainStoreFailure(location: LibraryLocation, message: string): string | null {
+  if (!/Connection refused|tcp connect error|dispatch failure|timed out|dns error/i.test(message))
+    return null;
+  const why = /Connection refused/i.test(message) ? 'the connection was refused' : 'it did not answer';
+  return `The library at ${location.uri} cannot be reached (${why}). Quire tries again on the next request.`;
+}
+
 async function guarded<T>(credentials: AwsCredentials, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
