@@ -76,7 +76,6 @@ export async function run(args: string[]): Promise<BenchReport> {
   const keys = { accessKeyId: 'quirebench', secretAccessKey: 'quire-bench-secret' };
   process.env.AWS_ACCESS_KEY_ID = keys.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY = keys.secretAccessKey;
-  process.env.LANCEDB_LOG ??= 'error';
   const store = await startObjectStore({ ...keys, directory: join(work.path, 'store') });
   process.env.DYNAMODB_ENDPOINT = store.dynamodbEndpoint;
   const location = parseLibraryLocation({ uri: store.library, endpoint: store.endpoint });

@@ -264,7 +264,7 @@ export function createCore(config: CoreConfig): Core {
         ...(config.workers ? { size: config.workers } : {}),
         ...(config.documentTimeoutMs ? { jobTimeoutMs: config.documentTimeoutMs } : {}),
       });
-      // Workers draw pages into the local folder; a shared library's writer then copies them to the store.
+      // Workers draw and read pages into the local folders; a shared library's writer copies them to the store.
       pool = shared
         ? {
             ...ownPool,
@@ -273,6 +273,12 @@ export function createCore(config: CoreConfig): Core {
               const refs = await ownPool.render(...args);
               await args[2].publish(refs);
               return refs;
+            },
+            ocr: async (path, options) => {
+              const outcomes = await ownPool.ocr(path, options);
+              const read = outcomes.filter((outcome) => !outcome.reused).map((outcome) => outcome.page);
+              await ocrResults.publish(options.ocr.contentHash, read);
+              return outcomes;
             },
           }
         : ownPool;

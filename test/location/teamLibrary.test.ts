@@ -166,16 +166,15 @@ describe.skipIf(!hasCorpus)('a team library on a local S3-compatible store', () 
     );
     const before = store.requests().dynamodb;
     // Killed once it has begun committing (DynamoDB calls beyond the lease).
-    await new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
-        if (store.requests().dynamodb > before + 8) {
-          clearInterval(timer);
-          child.kill('SIGKILL');
-          resolve();
-        }
-      }, 50);
-    });
-    await new Promise((resolve) => child.once('exit', resolve));
+    const exit = new Promise<string | null>((resolve) =>
+      child.once('exit', (_code, signal) => resolve(signal)),
+    );
+    const timer = setInterval(() => {
+      if (store.requests().dynamodb > before + 8) child.kill('SIGKILL');
+    }, 50);
+    const signal = await exit;
+    clearInterval(timer);
+    expect(signal, 'the writer finished before it could be killed mid-commit').toBe('SIGKILL');
     const reader = createCore({
       dataDir: await dataDir(),
       library: location,

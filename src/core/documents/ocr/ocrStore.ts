@@ -62,6 +62,16 @@ export class OcrStore {
     this.shared = files;
   }
 
+  /** Copies pages read by the document workers (written to the local root) to the shared library. */
+  async publish(contentHash: string, pages: readonly number[]): Promise<void> {
+    const shared = this.shared;
+    if (!shared) return;
+    for (const page of pages) {
+      const bytes = await readFile(this.file(contentHash, page)).catch(() => null);
+      if (bytes) await shared.upload(this.relative(contentHash, page), new Uint8Array(bytes));
+    }
+  }
+
   private relative(contentHash: string, page: number): string {
     return `${contentHash.slice(0, 2)}/${contentHash}/p${page}.json`;
   }
