@@ -238,10 +238,11 @@ export function createCore(config: CoreConfig): Core {
     },
     async start() {
       // The CLI's --library wins; otherwise the app's saved setting; otherwise the local data folder.
-      const location =
-        config.library !== undefined ? config.library : await readLocationSetting(config.dataDir);
+      // A desktop whose setting does not make it the writer opens the library read-only and indexes nothing.
+      const setting = config.library !== undefined ? null : await readLocationSetting(config.dataDir);
+      const location = config.library ?? setting?.location ?? null;
       if (location) {
-        shared = await openSharedLibrary(location, config.ingest ?? true);
+        shared = await openSharedLibrary(location, (config.ingest ?? true) && (setting?.writer ?? true));
         // Page images and OCR results live in the library too: readers never need the original files.
         pageImages.shareThrough(objectStoreFiles(shared.objects, 'pages'));
         ocrResults.shareThrough(objectStoreFiles(shared.objects, 'ocr'));
@@ -338,7 +339,7 @@ export function createCore(config: CoreConfig): Core {
         // One-shot commands search with the vectors already there, and never start a long pass.
         await background.attach().catch(() => undefined);
       }
-      if (config.ingest ?? true) ingestion.start();
+      if ((config.ingest ?? true) && (shared?.writer ?? true)) ingestion.start();
       await updates.load();
     },
     async close() {

@@ -15,6 +15,8 @@ const LocationSetting = z
     endpoint: z.string().url().nullable().optional(),
     region: z.string().min(1).nullable().optional(),
     profile: z.string().min(1).nullable().optional(),
+    /** This machine indexes into the library (its one writer); every other desktop only reads. */
+    writer: z.boolean().optional(),
   })
   .strict();
 
@@ -23,7 +25,9 @@ export function locationSettingFile(dataDir: string): string {
 }
 
 /** The saved library location, or null when the library is the local data folder (the default). */
-export async function readLocationSetting(dataDir: string): Promise<LibraryLocation | null> {
+export async function readLocationSetting(
+  dataDir: string,
+): Promise<{ location: LibraryLocation; writer: boolean } | null> {
   const file = locationSettingFile(dataDir);
   const raw = await readJsonOr<unknown>(file, null);
   if (raw === null) return null;
@@ -31,7 +35,7 @@ export async function readLocationSetting(dataDir: string): Promise<LibraryLocat
   if (!parsed.success)
     throw new QuireError(
       'invalid_input',
-      `${file} must name only uri, endpoint, region and profile (keys belong in the AWS variables or a profile).`,
+      `${file} must name only uri, endpoint, region, profile and writer (keys belong in the AWS variables or a profile).`,
     );
-  return parseLibraryLocation(parsed.data);
+  return { location: parseLibraryLocation(parsed.data), writer: parsed.data.writer ?? false };
 }
