@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResult } from '../../src/shared/domain/search';
 import { createCore, type Core } from '../../src/core/createCore';
 import { CommitTable } from '../../src/core/location/commitTable';
 import { parseLibraryLocation, type LibraryLocation } from '../../src/core/location/libraryLocation';
+import { locationSettingFile, readLocationSetting } from '../../src/core/location/locationSetting';
 import { ObjectStore } from '../../src/core/location/objectStore';
 import { openSharedLibrary } from '../../src/core/location/sharedLibrary';
 import { startObjectStore, type RunningObjectStore } from '../../scripts/objectStoreServer';
@@ -262,6 +263,17 @@ describe('library locations', () => {
       prefix: 'p/q',
       endpoint: 'https://s3.example',
     });
+  });
+
+  it('the app setting names a location and never a key; a desktop reads unless it is the writer', async () => {
+    const dir = await dataDir();
+    await writeFile(locationSettingFile(dir), JSON.stringify({ uri: 's3://b/p', region: 'eu-west-1' }));
+    expect(await readLocationSetting(dir)).toMatchObject({
+      location: { bucket: 'b', region: 'eu-west-1' },
+      writer: false,
+    });
+    await writeFile(locationSettingFile(dir), JSON.stringify({ uri: 's3://b/p', secretAccessKey: 'x' }));
+    await expect(readLocationSetting(dir)).rejects.toThrow(/keys belong in the AWS variables/);
   });
 
   it('a user who never sets a location keeps the local data folder', async () => {
