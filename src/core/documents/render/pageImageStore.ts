@@ -40,10 +40,12 @@ export class PageImageStore {
   async publish(refs: readonly PageImageRef[]): Promise<void> {
     const shared = this.shared;
     if (!shared) return;
-    for (const ref of refs) {
-      for (const path of [ref.full, ref.thumbnail])
-        await shared.upload(path, new Uint8Array(await readFile(this.absolutePath(path))));
-    }
+    // One batch's pages go up together: each upload is a round trip to the store.
+    await Promise.all(
+      refs
+        .flatMap((ref) => [ref.full, ref.thumbnail])
+        .map(async (path) => shared.upload(path, new Uint8Array(await readFile(this.absolutePath(path))))),
+    );
   }
 
   /** A stored image's bytes: the local file, or the shared library's copy (then cached locally). */
