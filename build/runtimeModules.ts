@@ -41,6 +41,11 @@ export const runtimeModules: RuntimeModule[] = [
     why: 'Skia: pdfjs draws PDF pages on it, Quire draws the pages it lays out',
   },
   { package: 'node-llama-cpp', platformPackages: true, why: 'in-process models; reads llama/*.json by path' },
+  {
+    package: '@fugood/llama.node',
+    platformPackages: true,
+    why: 'the in-process vision model: llama.cpp with image input, an addon run in its own host process',
+  },
   { package: '@reflink/reflink', platformPackages: true, why: 'copy-on-write in node-llama-cpp downloads' },
   {
     package: '@napi-rs/system-ocr',

@@ -1,11 +1,14 @@
 /**
- * `npm run eval -- retrieval [--limit N] [--chunks-per-query N] [--reranker PATH.gguf] [--model PATH.gguf] [--no-rerank]`:
+ * `npm run eval -- retrieval [--limit N] [--chunks-per-query N] [--reranker PATH.gguf] [--model PATH.gguf] [--no-rerank]
+ *  [--mode pages --page-embedder PATH.onnx]`:
  * page retrieval quality on the answerable dev questions. Every question's PDF is read with the
  * document readers and indexed in a temporary index; each question is searched across all those
  * documents (and, for plain search, within its own document), with and without query rewriting and
  * re-ranking, and the first ten distinct pages are scored against the gold pages.
  * Without `--reranker` the re-ranking rows use the tiny random-weight reranker the tests write: a
  * control that shows what an uninformed reordering costs, not a quality figure.
+ * `--mode pages` (with a page embedder from --page-embedder or QUIRE_PAGE_EMBEDDER) also draws and
+ * embeds every page and scores page search beside BM25 on the same questions (eval-pages.ts).
  * Prints a table and writes JSON under bench-results/.
  */
 import { createHash } from 'node:crypto';
@@ -23,6 +26,7 @@ import { retrieve, type RetrievalPorts } from '../src/core/retrieval/retriever';
 import { sharedDir, tempDir } from '../test/helpers/shared';
 import { writeTinyGguf } from '../test/helpers/tinyModel';
 import { printTable, writeReport, type BenchReport } from './bench/report';
+import { evaluatePages, pageFiguresCaveat, type PageEval } from './eval-pages';
 
 interface Question {
   id: string;
@@ -177,6 +181,16 @@ export async function run(args: string[]): Promise<BenchReport> {
       ? { ...DEFAULT_CHUNKING, minWords, maxWords, overlapWords: Math.round(minWords / 4) }
       : undefined;
   process.env.LANCEDB_LOG ??= 'error';
+  const modeAt = args.indexOf('--mode');
+  const mode = modeAt === -1 ? 'bm25' : args[modeAt + 1];
+  if (mode !== 'bm25' && mode !== 'pages') throw new Error(`--mode must be bm25 or pages, not "${mode}".`);
+  const embedderAt = args.indexOf('--page-embedder');
+  const pageEmbedder =
+    (embedderAt === -1 ? undefined : args[embedderAt + 1]) ?? process.env.QUIRE_PAGE_EMBEDDER ?? null;
+  if (mode === 'pages' && !pageEmbedder)
+    throw new Error(
+      '--mode pages needs a page embedder: give an ONNX export with --page-embedder PATH (or QUIRE_PAGE_EMBEDDER); `npm run make-tiny-page-embedder -- FILE` writes a tiny random-weight one that proves the harness runs.',
+    );
 
   const questions = await readQuestions(limit);
   const docs = [...new Set(questions.map((q) => q.doc))].sort();
@@ -199,19 +213,21 @@ export async function run(args: string[]): Promise<BenchReport> {
       rerankerPath = join(dir.path, 'tiny-reranker.gguf');
       await writeTinyGguf(rerankerPath, { kind: 'reranker' });
     }
+    // Page mode compares page search with plain BM25 on the same questions: no reranker needed.
+    const withRerank = !args.includes('--no-rerank') && mode !== 'pages';
     // A chunk and the question fit one window of 2,048 tokens even for the tiny model's byte-sized tokens.
-    const reranker = await createLlamaReranker({
-      modelPath: rerankerPath,
-      gpu: false,
-      threads: 1,
-      contextSize: 2048,
-    });
+    const reranker = withRerank
+      ? await createLlamaReranker({
+          modelPath: rerankerPath,
+          gpu: false,
+          threads: 1,
+          contextSize: 2048,
+        })
+      : null;
     const chat =
       modelArg === -1
         ? null
         : await createLlamaProvider({ modelPath: args[modelArg + 1]!, gpu: false, threads: 1 });
-    // --no-rerank leaves out the re-ranking rows (the slow ones with an in-process reranker).
-    const withRerank = !args.includes('--no-rerank');
     const rewriting = `rewriting${chat ? ' (model)' : ' (keywords, sub-questions)'}`;
     const variants: Variant[] = [
       { label: 'BM25', rewrite: false, rerank: false, documentPrior: false },
@@ -235,9 +251,12 @@ export async function run(args: string[]): Promise<BenchReport> {
         rerank: true,
         documentPrior: true,
       },
-    ].filter((variant) => withRerank || !variant.rerank);
+    ]
+      .filter((variant) => withRerank || !variant.rerank)
+      .filter((variant) => mode !== 'pages' || !variant.rewrite);
 
     started = performance.now();
+    let pageEval: PageEval | null = null;
     const rows: BenchReport['rows'] = [
       {
         scope: 'baseline: BM25 over whole pages, all docs',
@@ -280,8 +299,16 @@ export async function run(args: string[]): Promise<BenchReport> {
         own.push(await goldRank(ports, question, variants[0]!, depth));
       }
       addRows('BM25, own doc', own);
+      if (mode === 'pages' && pageEmbedder) {
+        pageEval = await evaluatePages(questions, docs, {
+          embedderPath: pageEmbedder,
+          workDir: dir.path,
+          scored: PAGES_SCORED,
+        });
+        addRows(`pages (${pageEval.embedder}, exact MaxSim), all docs`, pageEval.ranks);
+      }
     } finally {
-      await reranker.dispose();
+      await reranker?.dispose();
       await chat?.dispose();
     }
     const searchSeconds = (performance.now() - started) / 1000;
@@ -307,8 +334,22 @@ export async function run(args: string[]): Promise<BenchReport> {
         searchSeconds,
         stats: await store.maintenance.stats(),
         chunking: chunking ?? DEFAULT_CHUNKING,
-        modes:
-          'BM25 only: no trained text or page embedder can be loaded here, so dense, hybrid and page modes are not measured',
+        modes: pageEval
+          ? "BM25 and page search (exact MaxSim over the configured page embedder's vectors)"
+          : 'BM25 only: no trained text or page embedder can be loaded here, so dense, hybrid and page modes are not measured',
+        ...(pageEval
+          ? {
+              pageSearch: {
+                embedder: pageEval.embedder,
+                randomWeights: pageEval.randomWeights,
+                pagesEmbedded: pageEval.pages,
+                failed: pageEval.failed,
+                embedSeconds: pageEval.embedSeconds,
+                pagesPerSecond: pageEval.pagesPerSecond,
+              },
+              notes: [pageFiguresCaveat(pageEval)],
+            }
+          : {}),
         perQuestion: [...perQuestion.values()],
       },
     };
@@ -323,5 +364,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const report = await run(process.argv.slice(2));
   printTable(report.rows);
   if (report.targets) printTable(report.targets.map((t) => ({ ...t, met: t.met ? 'yes' : 'NO' })));
+  for (const note of (report.details?.notes as string[] | undefined) ?? []) console.log(note);
   console.log(`written ${await writeReport(report)}`);
 }

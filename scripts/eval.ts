@@ -1,5 +1,6 @@
 /**
  * `npm run eval -- retrieval|answers [options]`: quality on ../shared/qa/dev.jsonl, a table printed
+ * (`retrieval --mode pages --page-embedder PATH.onnx` adds page search beside BM25)
  * and JSON under bench-results/. Answers use whatever decide/answer models core resolves (a running
  * Ollama or MLX server, or `--model PATH.gguf`).
  */
@@ -57,4 +58,5 @@ if (name === 'retrieval') {
   process.exit(2);
 }
 printTable(report.rows);
+for (const note of (report.details?.notes as string[] | undefined) ?? []) console.log(note);
 if (report.rows.length > 0) console.log(`written ${await writeReport(report)}`);

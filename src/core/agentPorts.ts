@@ -53,7 +53,8 @@ export function createAgentPorts(core: CoreServices, models: Pick<ModelRoles, 'c
     pageImage: async (documentId, page) => {
       const stored = await notFoundIsNull(core.index.content.page(documentId, page));
       if (!stored?.image) return null;
-      return core.pageImages.read(stored.image.full);
+      const image = await core.pageImages.read(stored.image.full);
+      return { image, pageWidth: stored.width, pageHeight: stored.height };
     },
     libraryRoots: async () => core.library.rootPaths(),
     libraryDocuments: async () => core.library.snapshot().documents,

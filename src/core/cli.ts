@@ -14,7 +14,7 @@ import { reportFailure } from './cli/output';
 import { serveCommand } from './cli/serveCommand';
 import { defaultDataDir } from './common/dataDir';
 import { parseLibraryLocation } from './location/libraryLocation';
-import { modelLaunchOptions } from './models/launchOptions';
+import { modelLaunchOptions, visionLaunchProblem } from './models/launchOptions';
 
 const usage = `Usage: quire <command> [options]
 
@@ -28,8 +28,10 @@ Commands:
   search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages] [--rewrite] [--rerank]
          [--page-embedder PATH.onnx]
   ask "<question>" [--model PATH.gguf] [--no-clarify] [--review-plan]
+      [--vision-model PATH.gguf --vision-projector PATH.gguf]
                                      ask the library; cites pages; asks back when the question is ambiguous
-  models status [--model PATH.gguf]  each model role, servers found, the memory budget
+  models status [--model PATH.gguf] [--vision-model PATH.gguf --vision-projector PATH.gguf]
+                                     each model role, servers found, the memory budget
   models recommend [--json]          the model set proposed for this machine
   models setup [--yes]               download the proposed set (or pull it with Ollama)
 
@@ -44,6 +46,9 @@ Options:
   --model PATH     a local GGUF for every text role (or QUIRE_MODEL)
   --page-embedder PATH
                    an ONNX page embedder (ColModernVBERT) run in-process (or QUIRE_PAGE_EMBEDDER)
+  --vision-model PATH, --vision-projector PATH
+                   a vision model GGUF and its projector (mmproj), run in-process for reading page
+                   images when no server offers one (or QUIRE_VISION_MODEL, QUIRE_VISION_PROJECTOR)
   --reranker PATH  a reranker GGUF for --rerank (or QUIRE_RERANKER; else a downloaded one)
   --server URL     a model server to use besides the ones found on this machine (or QUIRE_SERVERS)
   --json           machine-readable output
@@ -68,6 +73,8 @@ async function main(argv: string[]): Promise<void> {
       'no-ocr': { type: 'boolean', default: false },
       model: { type: 'string' },
       'page-embedder': { type: 'string' },
+      'vision-model': { type: 'string' },
+      'vision-projector': { type: 'string' },
       reranker: { type: 'string' },
       rewrite: { type: 'boolean', default: false },
       rerank: { type: 'boolean', default: false },
@@ -99,7 +106,11 @@ async function main(argv: string[]): Promise<void> {
     model: values.model,
     server: values.server,
     pageEmbedder: values['page-embedder'],
+    visionModel: values['vision-model'],
+    visionProjector: values['vision-projector'],
   });
+  const visionProblem = visionLaunchProblem(launch);
+  if (visionProblem) throw new QuireError('invalid_input', visionProblem);
   const { servers } = launch;
   for (const server of servers) {
     if (!ServerUrl.safeParse(server).success) {

@@ -31,6 +31,7 @@ import { MemoryBudgetService } from './memory/memoryBudgetService';
 import { localCandidates, userCandidates } from './models/detection/detectServers';
 import { LocalModels } from './models/llama/localModels';
 import { LocalPageEmbedders } from './models/onnx/localPageEmbedders';
+import { LocalVisionModels } from './models/vision/localVisionModels';
 import { planLocalModel } from './memory/localModelPlan';
 import { ModelService } from './models/modelService';
 import { readMachineFacts } from './models/setup/machineFacts';
@@ -71,6 +72,12 @@ export interface CoreConfig {
   modelPath?: string | null;
   /** An ONNX page embedder (ColModernVBERT-style) run in-process (`--page-embedder`, QUIRE_PAGE_EMBEDDER). */
   pageEmbedderPath?: string | null;
+  /**
+   * A vision model (GGUF) and its projector (mmproj) run in-process for the `see` role when no server
+   * offers one (`--vision-model`, `--vision-projector`; QUIRE_VISION_MODEL, QUIRE_VISION_PROJECTOR).
+   */
+  visionModelPath?: string | null;
+  visionProjectorPath?: string | null;
   /** A reranker GGUF (`--reranker`, QUIRE_RERANKER); else a downloaded catalogue reranker, if any. */
   rerankerPath?: string | null;
   /** Look for Ollama and OpenAI-compatible servers on this machine's known ports. */
@@ -136,6 +143,12 @@ export function createCore(config: CoreConfig): Core {
     accelerator: config.gpu ?? 'auto',
     ...(config.modelThreads ? { threads: config.modelThreads } : {}),
   });
+  const localVisionModels = new LocalVisionModels({
+    memory,
+    onMemoryEntry: (entry) => memory.setEntry(entry),
+    gpu: config.gpu ?? 'auto',
+    ...(config.modelThreads ? { threads: config.modelThreads } : {}),
+  });
   const modelSettings = new ModelSettingsStore(config.dataDir, () => models.refresh());
   const models: ModelService = new ModelService({
     dataDir: config.dataDir,
@@ -144,6 +157,11 @@ export function createCore(config: CoreConfig): Core {
     createLocalModel: (path) => localModels.load(path),
     pageEmbedderPath: config.pageEmbedderPath ?? null,
     createPageEmbedder: (path) => localPageEmbedders.load(path),
+    visionModel:
+      config.visionModelPath && config.visionProjectorPath
+        ? { modelPath: config.visionModelPath, projectorPath: config.visionProjectorPath }
+        : null,
+    createVisionModel: (modelPath, projectorPath) => localVisionModels.load(modelPath, projectorPath),
     settings: () => modelSettings.current.roles,
     candidates: () => [
       ...(config.detectServers === false ? [] : localCandidates()),
@@ -331,6 +349,10 @@ export function createCore(config: CoreConfig): Core {
       if (config.findModels ?? true) await models.start();
       const background = new BackgroundEmbedding(index.vectors, models);
       embedding = background;
+      const indexing = ingestion;
+      background.events.on('progress', (progress) => {
+        if (progress.kind === 'page') indexing.pageVectorProgress(progress.done, progress.total);
+      });
       if (config.embedInBackground ?? config.watch ?? false) {
         ingestion.events.on('idle', () => background.request());
         events.on('models.onStatus', () => background.request());
@@ -351,6 +373,7 @@ export function createCore(config: CoreConfig): Core {
       await models.dispose();
       await localModels.dispose();
       await localPageEmbedders.dispose();
+      await localVisionModels.dispose();
       await retrieval.dispose();
       await ingestion?.dispose();
       await pool?.close();

@@ -89,6 +89,8 @@ export interface FakePortsOptions {
   pageSearch?: boolean;
   /** The documents' outlines; absent means the ports cannot read outlines. */
   documentOutline?: AgentPorts['documentOutline'];
+  /** Replaces the page images (a four-byte stand-in on a Letter page otherwise). */
+  pageImage?: AgentPorts['pageImage'];
 }
 
 export interface FakePorts extends AgentPorts {
@@ -169,7 +171,13 @@ export function fakePorts(options: FakePortsOptions): FakePorts {
       const found = pages.find((p) => p.documentId === documentId && p.page === page);
       return found ? { documentId, path: found.path, page, text: found.paragraphs.join('\n') } : null;
     },
-    pageImage: async () => new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
+    pageImage:
+      options.pageImage ??
+      (async () => ({
+        image: new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
+        pageWidth: 612,
+        pageHeight: 792,
+      })),
     libraryRoots: async () => options.roots ?? [],
     libraryDocuments: async () => documents,
     ...(options.documentOutline ? { documentOutline: options.documentOutline } : {}),

@@ -105,6 +105,10 @@ test('first start: setup proposes a set, fetches it, and a question gets a verif
   await page.goto(serve.url);
   const card = page.getByTestId('setup-card').first();
   await expect(card).toBeVisible({ timeout: 30_000 });
+  // One sentence says what to do next.
+  await expect(card.getByTestId('first-step')).toHaveText(
+    /^To begin, untick any model you do not want and press “Download and set up”, then add a folder/,
+  );
   const roles = card.getByTestId('setup-role');
   // Deciding and answering share one model, so one row; every role is covered, the reranker too.
   await expect(roles).toHaveCount(5);
@@ -123,6 +127,7 @@ test('first start: setup proposes a set, fetches it, and a question gets a verif
   await expect(card.getByTestId('setup-total')).toContainText('Total of what is ticked');
 
   await card.getByTestId('setup-start').click();
+  await expect(card.getByTestId('first-step')).toContainText('While the models arrive');
   const downloads = card.getByTestId('setup-download');
   // Three Ollama pulls (chat, embed, vision) and the page embedder's seven files.
   await expect(downloads).toHaveCount(10, { timeout: 15_000 });

@@ -53,7 +53,7 @@ const GGUF_VERSION = 3;
 const ALIGNMENT = 32;
 const GGML_TYPE_F32 = 0;
 
-const enum ValueType {
+export const enum ValueType {
   Uint32 = 4,
   Int32 = 5,
   Float32 = 6,
@@ -62,7 +62,7 @@ const enum ValueType {
   Array = 9,
 }
 
-type MetadataValue =
+export type MetadataValue =
   | { type: ValueType.Uint32 | ValueType.Int32 | ValueType.Float32; value: number }
   | { type: ValueType.Bool; value: boolean }
   | { type: ValueType.String; value: string }
@@ -107,7 +107,7 @@ function buildVocabulary(): Vocabulary {
   return { tokens, types, scores, ids: { unknown, bos, eos, imStart, imEnd } };
 }
 
-interface Tensor {
+export interface Tensor {
   name: string;
   /** Innermost dimension first, as GGUF lists them. */
   dims: number[];
@@ -287,7 +287,11 @@ export function buildTinyGguf(options: TinyGgufOptions = {}): Buffer {
   const vocabulary = buildVocabulary();
   const metadata = buildMetadata(vocabulary, new Set(options.omitMetadataKeys ?? []), shape);
   const tensors = buildTensors(vocabulary.tokens.length, options.seed ?? 1, shape);
+  return buildGguf(metadata, tensors);
+}
 
+/** Any GGUF v3 file from its metadata and F32 tensors (dims innermost first). */
+export function buildGguf(metadata: Array<[string, MetadataValue]>, tensors: Tensor[]): Buffer {
   const out = new ByteWriter();
   out.raw(Buffer.from(GGUF_MAGIC, 'ascii'));
   out.u32(GGUF_VERSION);

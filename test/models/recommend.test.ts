@@ -57,8 +57,9 @@ describe('the proposed model set', () => {
     );
     expect(proposal.totals.downloadBytes).toBe(once);
     expect(proposal.totals.peakMemoryBytes).toBeGreaterThan(proposal.totals.memoryBytes);
-    expect(roles.see?.runtimeReady).toBe(false);
-    expect(roles.see?.reason).toContain('cannot run it in-process yet');
+    // The vision model runs in-process (llama.cpp with image input in its own process).
+    expect(roles.see?.runtimeReady).toBe(true);
+    expect(roles.see?.reason).not.toContain('cannot run it');
     expect(roles.answer?.runtimeReady).toBe(true);
     expect(roles.pageEmbed?.runtimeReady).toBe(true);
   });

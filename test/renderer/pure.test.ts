@@ -223,6 +223,7 @@ describe('highlights, memory, downloads, library', () => {
       pagesToRecognize: 0,
       paused: false,
       currentPath: null,
+      work: [],
     });
     expect(view).toMatchObject({
       percent: 25,
@@ -245,6 +246,7 @@ describe('highlights, memory, downloads, library', () => {
         pagesToRecognize: 0,
         paused: false,
         currentPath: null,
+        work: [],
       }),
     ).toMatchObject({
       percent: 100,

@@ -27,6 +27,13 @@ export interface OpenedPage {
 
 export type { OutlineEntry } from '../documents/pdf/pdfOutline';
 
+export interface PageImageBytes {
+  image: Uint8Array;
+  /** The page's size in PDF points, the unit of regions and citation boxes. */
+  pageWidth: number;
+  pageHeight: number;
+}
+
 export type ChunkSearchMode = 'bm25' | 'dense' | 'hybrid';
 
 export interface AgentPorts {
@@ -50,8 +57,8 @@ export interface AgentPorts {
   openPage(documentId: string, page: number): Promise<OpenedPage | null>;
   /** The document's bookmarks with their pages ([] when it has none); absent when nothing can read outlines. */
   documentOutline?(documentId: string, signal?: AbortSignal): Promise<OutlineEntry[]>;
-  /** The rendered page (PNG/JPEG/WebP) for a vision model. */
-  pageImage(documentId: string, page: number): Promise<Uint8Array | null>;
+  /** The rendered page (PNG/JPEG/WebP) for a vision model, with the page's size in points (for regions). */
+  pageImage(documentId: string, page: number): Promise<PageImageBytes | null>;
   /** Absolute folder paths; the file tools never look outside them. */
   libraryRoots(): Promise<string[]>;
   libraryDocuments(): Promise<DocumentInfo[]>;

@@ -1,5 +1,6 @@
 import type { CoreServices } from '../coreServices';
 import { toDocumentInfo } from '../library/libraryService';
+import { retryDocument } from '../ingestion/retryDocument';
 import { readPageImage } from '../pages/readPageImage';
 import { readPageText } from '../pages/readPageText';
 import { currentSearchNotice, searchChunks } from '../search/chunkSearch';
@@ -11,7 +12,10 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
   return {
     'library.list': async () => core.library.snapshot(),
     'library.addFolder': ({ path }) => core.library.addFolder(path),
-    'library.removeFolder': ({ rootId }) => core.library.removeFolder(rootId),
+    'library.removeFolder': ({ rootId, undoable }) => core.library.removeFolder(rootId, { undoable }),
+    'library.undoRemove': ({ rootId }) => core.library.undoRemove(rootId),
+    'library.retry': async ({ documentId }) =>
+      toDocumentInfo(retryDocument(core.library, core.ingestion, documentId)),
     'library.unlock': async ({ documentId, password, remember }) =>
       toDocumentInfo(await core.ingestion.unlock(documentId, password, remember)),
     'library.pause': async () => core.ingestion.pause(),

@@ -1,24 +1,12 @@
 import { resolve } from 'node:path';
-import type { DocumentInfo, IndexProgress } from '../../shared/domain/library';
+import type { DocumentInfo } from '../../shared/domain/library';
 import { SearchMode, type SearchResult } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
 import { createCore, type Core } from '../createCore';
 import type { LibraryLocation } from '../location/libraryLocation';
 import type { ModelLaunchOptions } from '../models/launchOptions';
 import { printJson } from './output';
-
-function progressLine(progress: IndexProgress): string {
-  const width = 28;
-  const share = progress.pagesTotal > 0 ? progress.pagesDone / progress.pagesTotal : 0;
-  const filled = Math.round(share * width);
-  const eta = progress.etaSeconds === null ? '' : ` ETA ${Math.ceil(progress.etaSeconds)} s`;
-  return (
-    `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${progress.filesDone}/${progress.filesTotal} files, ` +
-    `${progress.pagesDone}/${progress.pagesTotal} pages, ${progress.pagesPerSecond.toFixed(1)} pages/s${eta}` +
-    (progress.pagesToRecognize > 0 ? `, ${progress.pagesToRecognize} pages to recognise` : '') +
-    (progress.pagesToDraw > 0 ? `, ${progress.pagesToDraw} pages to draw` : '')
-  );
-}
+import { ProgressPrinter } from './progressPrinter';
 
 interface PageVectorSummary {
   embedder: string | null;
@@ -110,17 +98,25 @@ export async function indexCommand(
       await core.library.addFolder(path);
     }
     const live = process.stderr.isTTY && !options.json;
-    const off = core.ingestion.events.on('progress', (progress) => {
-      if (live) process.stderr.write(`\r${progressLine(progress)}\x1b[K`);
-    });
+    // On a terminal the line is redrawn in place; in a pipe or a log, a line every few seconds.
+    const printer = new ProgressPrinter(
+      live ? process.stderr : { write: (text) => process.stderr.write(text) },
+    );
+    const off = core.ingestion.events.on('progress', (progress) => printer.update(progress));
     // The scan feeds the queue; wait for both to settle.
     do {
       await core.library.whenIdle();
       await core.ingestion.whenIdle();
     } while (core.library.snapshot().scanning);
-    off();
-    if (live) process.stderr.write('\n');
+    if (live) {
+      off();
+      printer.finish();
+    }
     const { embedded, pageVectors } = await embedLibrary(core, live);
+    if (!live) {
+      off();
+      printer.finish();
+    }
     const documents = core.library.snapshot().documents;
     const stats = await core.index.maintenance.stats();
     const states: Record<string, number> = {};

@@ -24,6 +24,8 @@ export async function startModelCore(
     dataDir: options.dataDir,
     ingest: false,
     modelPath: options.modelPath,
+    visionModelPath: options.visionModelPath,
+    visionProjectorPath: options.visionProjectorPath,
     servers: options.servers,
     ...(options.hubEndpoint ? { hubEndpoint: options.hubEndpoint } : {}),
     ...extra,
@@ -70,6 +72,12 @@ async function statusCommand(core: Core, options: ModelCommandOptions): Promise<
   const problem = options.modelPath ? core.models.problemWith(options.modelPath) : null;
   if (problem) {
     process.stderr.write(`quire: the model ${options.modelPath} cannot be used: ${problem}\n`);
+    process.exitCode = 1;
+  }
+  // The vision files were read at start (headers, tensor tables); a refusal names the file at fault.
+  const visionProblem = options.visionModelPath ? core.models.problemWith(options.visionModelPath) : null;
+  if (visionProblem) {
+    process.stderr.write(`quire: ${visionProblem}\n`);
     process.exitCode = 1;
   }
 }

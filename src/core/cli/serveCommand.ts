@@ -24,6 +24,8 @@ export async function serveCommand(
     watch: true,
     servers: options.servers,
     modelPath: options.modelPath,
+    visionModelPath: options.visionModelPath,
+    visionProjectorPath: options.visionProjectorPath,
     ...(options.hubEndpoint ? { hubEndpoint: options.hubEndpoint } : {}),
   });
   await core.start();

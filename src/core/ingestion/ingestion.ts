@@ -83,7 +83,6 @@ export class Ingestion {
   private readonly files = new Map<string, FileJob>();
   private startup: Promise<void> = Promise.resolve();
   private disposed = false;
-  private currentPath: string | null = null;
   private lastProgressAt = 0;
   private progressTimer: NodeJS.Timeout | undefined;
   private readonly tidying: IndexTidying;
@@ -117,7 +116,7 @@ export class Ingestion {
           readablePath,
           scheduler: this.scheduler,
           meter: this.meter,
-          working: (path) => (this.currentPath = path),
+          working: (path) => this.meter.working('ocr', path),
           changed: () => this.emitProgress(),
           onSummary: (documentId, summary) => library.updateDocument(documentId, { ocr: summary }),
           onTextChanged: () => this.tidying.noteWrite(),
@@ -135,7 +134,7 @@ export class Ingestion {
       progress: {
         drawingAdded: (pages) => this.meter.drawingAdded(pages),
         drawingFinished: (pages) => this.meter.drawingFinished(pages),
-        working: (path) => (this.currentPath = path),
+        working: (path) => this.meter.working('images', path),
         changed: () => this.emitProgress(),
       },
       onProblem: (documentId, problem) => library.updateDocument(documentId, { error: problem }),
@@ -256,7 +255,7 @@ export class Ingestion {
   }
 
   progress(): IndexProgress {
-    return this.meter.snapshot(this.scheduler.isPaused, this.currentPath);
+    return this.meter.snapshot(this.scheduler.isPaused);
   }
 
   /** Resolves when nothing is queued or running and the index has been tidied after the last batch. */
@@ -301,7 +300,7 @@ export class Ingestion {
     let pages = 0;
     if (!doc) job.waiter?.reject(new QuireError('not_found', 'That document is no longer in the library.'));
     else {
-      this.currentPath = doc.path;
+      this.meter.working('text', doc.path);
       library.updateDocument(doc.id, { state: 'indexing', error: null });
       try {
         const ingested = await this.pipeline.ingest(doc, signal);
@@ -326,6 +325,8 @@ export class Ingestion {
         if (outcome !== 'retry') job.waiter?.reject(error);
       }
     }
+    // Done with this file: its name must not linger in the progress.
+    if (doc) this.meter.finishedWith('text', doc.path);
     if (outcome !== 'retry' && this.files.get(job.documentId) === job) this.files.delete(job.documentId);
     if (outcome === 'done') this.meter.finished(job.estimatedPages, pages);
     else if (outcome === 'cancelled') this.meter.dropped(job.estimatedPages);
@@ -377,9 +378,15 @@ export class Ingestion {
     this.emitProgress();
   }
 
+  /** Background embedding's page-vector pass, reported beside the other kinds of work. */
+  pageVectorProgress(done: number, total: number): void {
+    this.meter.pageVectors(done, total);
+    this.emitProgress();
+  }
+
   private onIdle(): void {
     if (this.disposed) return;
-    this.currentPath = null;
+    this.meter.working('text', null);
     this.meter.pause();
     this.emitProgress(true);
     this.tidying.onIdle();

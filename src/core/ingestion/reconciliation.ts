@@ -7,7 +7,10 @@ import type { PasswordVault } from './passwordVault';
 const REMOVAL_GRACE_MS = 1000;
 
 export interface ReconciliationDeps {
-  library: Pick<LibraryService, 'events' | 'allDocuments' | 'document' | 'updateDocument' | 'busy'>;
+  library: Pick<
+    LibraryService,
+    'events' | 'allDocuments' | 'document' | 'updateDocument' | 'busy' | 'isLeaving'
+  >;
   documents: Pick<DocumentCatalog, 'get' | 'list' | 'remove'>;
   passwords: Pick<PasswordVault, 'forget'>;
   /** Queues a file for reading; `urgent` for files the user is waiting for. */
@@ -90,9 +93,11 @@ export class Reconciliation {
       this.removalTimer = undefined;
       if (this.disposed) return;
       if (this.deps.library.busy || this.deps.filesPending()) return this.scheduleRemovals();
-      const ids = [...this.pendingRemovals];
-      this.pendingRemovals.clear();
+      // A folder whose removal can still be undone keeps its content until the undo window closes.
+      const ids = [...this.pendingRemovals].filter((id) => !this.deps.library.isLeaving(id));
+      for (const id of ids) this.pendingRemovals.delete(id);
       for (const id of ids) if (!this.deps.library.document(id)) void this.dropFromIndex(id);
+      if (this.pendingRemovals.size > 0) this.scheduleRemovals();
     }, REMOVAL_GRACE_MS);
   }
 

@@ -1,8 +1,7 @@
-import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import { relative } from 'node:path';
+import type { FSWatcher } from 'chokidar';
 import type { DocumentInfo, LibraryRoot, LibrarySnapshot, SkippedFile } from '../../shared/domain/library';
 import { QuireError } from '../../shared/errors';
 import { Emitter } from '../common/emitter';
@@ -10,13 +9,19 @@ import { idForPath } from '../common/ids';
 import { isInside } from '../common/paths';
 import { createLimiter } from '../common/limit';
 import { documentKindOf } from '../documents/readers/formatReaders';
+import { checkFolder } from './folderCheck';
+import { RemovedFolders, unfinished, type RemovedFolder } from './removedFolders';
 import { walkDocuments } from './folderWalker';
+import { watchFolder } from './folderWatcher';
 import { LibraryStore, type StoredDocument } from './libraryStore';
 import { countPages, type PageCount } from './pageCounter';
 import { checkFile, realRoots, requireInLibrary } from './pathPolicy';
-import { refuseProtectedFolder } from './protectedFolders';
 
 const SAVE_DELAY_MS = 500;
+/** How long an undoable removal can be taken back. */
+const REMOVAL_UNDO_MS = 8_000;
+
+export type { RemovedFolder };
 
 export interface LibraryEvents extends Record<string, unknown> {
   /** The whole library as the UI shows it; coalesced, at most every `changeDelayMs`. */
@@ -39,6 +44,8 @@ export interface LibraryServiceOptions {
   watch: boolean;
   changeDelayMs?: number;
   countPages?: (path: string, kind: StoredDocument['kind']) => Promise<PageCount>;
+  /** How long an undoable removal can be taken back; 8 s by default. */
+  removalUndoMs?: number;
 }
 
 /**
@@ -54,6 +61,8 @@ export class LibraryService {
   /** Per root: files seen but not read (links leading outside the library...), path -> reason. */
   private readonly skipped = new Map<string, Map<string, string>>();
   private readonly scans = new Set<Promise<void>>();
+  /** Folders removed moments ago, kept for undo. */
+  private readonly removed = new RemovedFolders();
   private readonly limitPageCounts = createLimiter(Math.max(1, Math.min(4, availableParallelism())));
   private readonly countPages: NonNullable<LibraryServiceOptions['countPages']>;
   private changeTimer: NodeJS.Timeout | undefined;
@@ -150,19 +159,52 @@ export class LibraryService {
     return root;
   }
 
-  async removeFolder(rootId: string): Promise<null> {
+  /**
+   * Takes a folder and its documents out of the library at once. When `undoable`, what it knew stays
+   * aside for a few seconds: `undoRemove` puts it back as it was, and the index keeps the folder's content
+   * until the window closes (see `isLeaving`); after that, reconciliation drops it from disk.
+   */
+  async removeFolder(rootId: string, { undoable = false } = {}): Promise<RemovedFolder> {
     const root = this.roots.get(rootId);
     if (!root) throw new QuireError('not_found', 'That folder is not in the library.');
+    const documents = [...this.documents.values()].filter((doc) => doc.rootId === rootId);
     this.roots.delete(rootId);
     this.skipped.delete(rootId);
     await this.watchers.get(rootId)?.close();
     this.watchers.delete(rootId);
-    for (const doc of [...this.documents.values()]) {
-      if (doc.rootId === rootId) this.removeDocument(doc);
-    }
+    const undoMs = this.options.removalUndoMs ?? REMOVAL_UNDO_MS;
+    const undoUntil = undoable ? this.removed.hold(root, documents, undoMs) : null;
+    for (const doc of documents) this.removeDocument(doc);
     await this.save();
     this.scheduleChanged();
-    return null;
+    return { rootId, undoUntil };
+  }
+
+  /** Puts back a folder removed moments ago, with what was known of its documents. */
+  async undoRemove(rootId: string): Promise<LibraryRoot> {
+    const held = this.removed.take(rootId);
+    if (!held) throw new QuireError('not_found', 'That removal can no longer be undone.');
+    const { root, documents } = held;
+    if (
+      this.rootPaths().some(
+        (path) => path === root.path || isInside(path, root.path) || isInside(root.path, path),
+      )
+    ) {
+      throw new QuireError('already_exists', `${root.path} is in the library again.`);
+    }
+    this.roots.set(root.id, root);
+    for (const doc of documents) this.documents.set(doc.id, doc);
+    await this.save();
+    // Files whose reading the removal stopped are read again; finished ones are kept as they were.
+    for (const doc of unfinished(documents)) this.events.emit('documentUpdated', doc);
+    this.openRoot(root);
+    this.scheduleChanged();
+    return root;
+  }
+
+  /** Whether a document left with a folder whose removal can still be undone: its content stays. */
+  isLeaving(documentId: string): boolean {
+    return this.removed.holds(documentId);
   }
 
   /** Records what ingestion learned about a document (state, pages, error, content hash). */
@@ -181,6 +223,7 @@ export class LibraryService {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.removed.clear();
     clearTimeout(this.changeTimer);
     clearTimeout(this.saveTimer);
     await Promise.all([...this.watchers.values()].map((w) => w.close()));
@@ -286,16 +329,7 @@ export class LibraryService {
   }
 
   private watchRoot(root: LibraryRoot): void {
-    const watcher = watch(root.path, {
-      ignoreInitial: true,
-      // Symlinked folders are read by the scan; following them here could loop forever.
-      followSymlinks: false,
-      depth: 64,
-      ignored: (path, stats) =>
-        path.split(sep).some((part) => part.startsWith('.') && part.length > 1) ||
-        (stats?.isFile() === true && documentKindOf(path) === null),
-      awaitWriteFinish: { stabilityThreshold: 250, pollInterval: 50 },
-    });
+    const watcher = watchFolder(root.path);
     const onFile = (path: string) => {
       this.track(this.noteWatchedFile(root, path).catch(() => this.onGone(path)));
     };
@@ -355,30 +389,4 @@ export class LibraryService {
 export function toDocumentInfo(doc: StoredDocument): DocumentInfo {
   const { contentHash: _contentHash, ...info } = doc;
   return info;
-}
-
-/** Checks that `path` is an existing, readable folder Quire may read and returns it normalised. */
-async function checkFolder(
-  path: string,
-  { dataDir, documentFoldersInDataDir = [] }: LibraryServiceOptions,
-): Promise<string> {
-  if (!isAbsolute(path)) throw new QuireError('invalid_input', `Give the folder's full path, not "${path}".`);
-  const folder = resolve(path);
-  await refuseProtectedFolder(folder, dataDir, documentFoldersInDataDir);
-  const info = await stat(folder).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
-      throw new QuireError('not_found', `The folder ${folder} does not exist.`);
-    }
-    if (error.code === 'EACCES' || error.code === 'EPERM') {
-      throw new QuireError('not_readable', `Quire is not allowed to read ${folder}.`);
-    }
-    throw new QuireError('not_readable', `${folder} cannot be read: ${error.message}`);
-  });
-  if (!info.isDirectory()) throw new QuireError('not_a_folder', `${folder} is a file, not a folder.`);
-  try {
-    await access(folder, constants.R_OK | constants.X_OK);
-  } catch {
-    throw new QuireError('not_readable', `Quire is not allowed to read ${folder}.`);
-  }
-  return folder;
 }

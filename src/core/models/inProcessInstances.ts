@@ -17,12 +17,15 @@ export interface InProcessInstancesDeps {
   createLocalModel?: (path: string) => Promise<InProcessModel>;
   /** Loads an ONNX page embedder in its own process; provided by the composition root. */
   createPageEmbedder?: (path: string) => Promise<PageEmbedder>;
-  onLoadFailure: (kind: 'gguf' | 'onnx', path: string, error: unknown) => void;
+  /** Loads a vision model and its projector in their own process; provided by the composition root. */
+  createVisionModel?: (modelPath: string, projectorPath: string) => Promise<ChatModel>;
+  onLoadFailure: (kind: 'gguf' | 'onnx' | 'vision', path: string, error: unknown) => void;
 }
 
 export class InProcessInstances {
   private readonly models = new Map<string, Promise<InProcessModel>>();
   private readonly pageEmbedders = new Map<string, Promise<PageEmbedder>>();
+  private readonly visionModels = new Map<string, Promise<ChatModel>>();
 
   constructor(private readonly deps: InProcessInstancesDeps) {}
 
@@ -40,11 +43,27 @@ export class InProcessInstances {
     );
   }
 
-  /** Ends the in-process models; page embedders are ended by whoever created them (LocalPageEmbedders). */
+  /** A vision model with its projector; keyed by both, so another projector loads another instance. */
+  visionModel(modelPath: string, projectorPath: string): Promise<ChatModel> {
+    const create = this.deps.createVisionModel;
+    return this.once(
+      this.visionModels,
+      'vision',
+      `${modelPath}\n${projectorPath}`,
+      create ? (key) => create(modelPath, key.slice(modelPath.length + 1)) : undefined,
+      'In-process vision models',
+    );
+  }
+
+  /**
+   * Ends the in-process models; page embedders and vision models are ended by whoever created them
+   * (LocalPageEmbedders, LocalVisionModels).
+   */
   async dispose(): Promise<void> {
     const loaded = await Promise.allSettled([...this.models.values()]);
     this.models.clear();
     this.pageEmbedders.clear();
+    this.visionModels.clear();
     await Promise.allSettled(
       loaded.flatMap((result) => (result.status === 'fulfilled' ? [result.value.dispose?.()] : [])),
     );
@@ -52,7 +71,7 @@ export class InProcessInstances {
 
   private once<T>(
     instances: Map<string, Promise<T>>,
-    kind: 'gguf' | 'onnx',
+    kind: 'gguf' | 'onnx' | 'vision',
     path: string,
     create: ((path: string) => Promise<T>) | undefined,
     what: string,

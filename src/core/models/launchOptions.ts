@@ -12,6 +12,10 @@ export interface ModelLaunchOptions {
   servers: string[];
   /** `--page-embedder DIR` or QUIRE_PAGE_EMBEDDER: an ONNX page-embedder folder, as an absolute path. */
   pageEmbedderPath: string | null;
+  /** `--vision-model PATH.gguf` or QUIRE_VISION_MODEL: a vision model run in-process, as an absolute path. */
+  visionModelPath: string | null;
+  /** `--vision-projector PATH.gguf` or QUIRE_VISION_PROJECTOR: that model's projector (mmproj). */
+  visionProjectorPath: string | null;
   /** HF_ENDPOINT: a Hugging Face mirror to download catalogue models from (huggingface_hub's variable). */
   hubEndpoint?: string;
 }
@@ -20,6 +24,8 @@ export interface LaunchFlags {
   model?: string;
   server?: string[];
   pageEmbedder?: string;
+  visionModel?: string;
+  visionProjector?: string;
 }
 
 export function modelLaunchOptions(
@@ -28,6 +34,8 @@ export function modelLaunchOptions(
 ): ModelLaunchOptions {
   const model = flags.model ?? env.QUIRE_MODEL;
   const pageEmbedder = flags.pageEmbedder ?? env.QUIRE_PAGE_EMBEDDER;
+  const visionModel = flags.visionModel ?? env.QUIRE_VISION_MODEL;
+  const visionProjector = flags.visionProjector ?? env.QUIRE_VISION_PROJECTOR;
   const fromEnv = (env.QUIRE_SERVERS ?? '')
     .split(',')
     .map((url) => url.trim())
@@ -36,6 +44,16 @@ export function modelLaunchOptions(
     modelPath: model ? resolve(model) : null,
     servers: [...new Set([...(flags.server ?? []), ...fromEnv])],
     pageEmbedderPath: pageEmbedder ? resolve(pageEmbedder) : null,
+    visionModelPath: visionModel ? resolve(visionModel) : null,
+    visionProjectorPath: visionProjector ? resolve(visionProjector) : null,
     ...(env.HF_ENDPOINT ? { hubEndpoint: env.HF_ENDPOINT } : {}),
   };
+}
+
+/** Why the vision files given cannot be used as a pair: a model reads images only with its projector. */
+export function visionLaunchProblem(launch: ModelLaunchOptions): string | null {
+  if (Boolean(launch.visionModelPath) === Boolean(launch.visionProjectorPath)) return null;
+  return launch.visionModelPath
+    ? '--vision-model needs its projector: give it with --vision-projector (or QUIRE_VISION_PROJECTOR).'
+    : '--vision-projector needs its model: give it with --vision-model (or QUIRE_VISION_MODEL).';
 }

@@ -19,8 +19,8 @@ import type { DownloadManagerOptions } from './downloads/downloadManager';
 import { catalogueDownloads } from './downloads/catalogueDownloads';
 import { DownloadManager } from './downloads/downloadManager';
 import type { FetchLike } from './http/transport';
-import { LocalModelChecks } from './llama/localModelChecks';
-import type { InProcessAllowance, ResolvedRole, RoleSettings } from './roles';
+import { LocalFileChecks } from './localFileChecks';
+import type { InProcessAllowance, ResolvedRole, RoleSettings, VisionModelFiles } from './roles';
 import { resolveRoles, ROLE_ORDER, toRoleResolution } from './roles';
 import { InProcessInstances, type InProcessInstancesDeps } from './inProcessInstances';
 import { ServerProviders } from './serverProviders';
@@ -54,6 +54,9 @@ export interface ModelServiceDeps {
   /** From `--page-embedder` or QUIRE_PAGE_EMBEDDER: an ONNX page embedder. */
   pageEmbedderPath?: string | null;
   createPageEmbedder?: InProcessInstancesDeps['createPageEmbedder'];
+  /** From `--vision-model` and `--vision-projector`: a vision model run in-process. */
+  visionModel?: VisionModelFiles | null;
+  createVisionModel?: InProcessInstancesDeps['createVisionModel'];
   /** Whether memory allows an in-process model now. */
   inProcess?: () => InProcessAllowance;
   /** Servers to probe: the known local ports plus endpoints the user added. */
@@ -85,25 +88,20 @@ export class ModelService implements ModelRoles {
   private nextRefresh: Promise<ModelsStatus> | null = null;
   private timer: unknown = null;
   private readonly downloads: DownloadManager;
-  private readonly localChecks = new LocalModelChecks();
+  private readonly localChecks = new LocalFileChecks();
   readonly catalogue: readonly CatalogueModel[];
   readonly modelsDir: string;
-  /** ONNX page embedders that failed to load, with the reason, until the next start. */
-  private readonly pageEmbedderProblems = new Map<string, string>();
 
   constructor(private readonly deps: ModelServiceDeps) {
     this.providers = new ServerProviders({ callTimeoutMs: deps.callTimeoutMs, fetch: deps.fetch });
     this.inProcess = new InProcessInstances({
       ...(deps.createLocalModel ? { createLocalModel: deps.createLocalModel } : {}),
       ...(deps.createPageEmbedder ? { createPageEmbedder: deps.createPageEmbedder } : {}),
-      onLoadFailure: (kind, path, error) => {
-        if (kind === 'onnx') {
-          this.pageEmbedderProblems.set(path, error instanceof Error ? error.message : String(error));
-          this.applyResolution();
-        } else {
-          void this.localChecks.noteLoadFailure(path, error).then((noted) => noted && this.applyResolution());
-        }
-      },
+      ...(deps.createVisionModel ? { createVisionModel: deps.createVisionModel } : {}),
+      onLoadFailure: (kind, key, error) =>
+        void this.localChecks
+          .noteLoadFailure(kind, key, error)
+          .then((noted) => noted && this.applyResolution()),
     });
     this.catalogue = deps.catalogue ?? CATALOGUE;
     this.modelsDir = join(deps.dataDir, 'models');
@@ -178,7 +176,7 @@ export class ModelService implements ModelRoles {
         ]);
         this.servers = servers;
         this.folder = folder;
-        await this.localChecks.check(this.localModelPaths());
+        await this.checkLocalFiles();
         this.applyResolution();
         return this.status();
       } finally {
@@ -191,7 +189,7 @@ export class ModelService implements ModelRoles {
 
   /** Why a local GGUF cannot be used (truncated, corrupt, failed to load), or null when nothing is known against it. */
   problemWith(path: string): string | null {
-    return this.localChecks.unusable().get(path) ?? null;
+    return this.localChecks.problemWith(path);
   }
 
   /** Servers found at the last detection, with what each model can do. */
@@ -259,14 +257,16 @@ export class ModelService implements ModelRoles {
   }
 
   async chatModel(role: 'decide' | 'answer' | 'see'): Promise<ChatModel | null> {
-    if (await this.localChecks.check(this.localModelPaths())) this.applyResolution();
+    if (await this.checkLocalFiles()) this.applyResolution();
     const resolved = this.role(role);
+    if (resolved.via === 'local' && resolved.projectorPath)
+      return this.inProcess.visionModel(resolved.model!, resolved.projectorPath);
     if (resolved.via === 'local') return (await this.inProcess.model(resolved.model!)).chat;
     return resolved.via === 'server' ? this.providers.chat(resolved) : null;
   }
 
   async textEmbedder(): Promise<TextEmbedder | null> {
-    if (await this.localChecks.check(this.localModelPaths())) this.applyResolution();
+    if (await this.checkLocalFiles()) this.applyResolution();
     return this.embedderFor(this.role('embed'));
   }
 
@@ -348,6 +348,21 @@ export class ModelService implements ModelRoles {
     return [...new Set([...given, ...folder, ...chosen])];
   }
 
+  /** The vision model pairs the see role may run in-process: the one given at launch, the models folder's. */
+  private visionPairs(): VisionModelFiles[] {
+    const local = this.folderModels().see;
+    return [
+      ...(this.deps.visionModel ? [this.deps.visionModel] : []),
+      ...(local?.runtimeReady && local.projectorPath
+        ? [{ modelPath: local.path, projectorPath: local.projectorPath }]
+        : []),
+    ];
+  }
+
+  private checkLocalFiles(): Promise<boolean> {
+    return this.localChecks.check(this.localModelPaths(), this.visionPairs());
+  }
+
   private resolve(): ResolvedRole[] {
     const localModels = this.folderModels();
     return resolveRoles({
@@ -357,7 +372,8 @@ export class ModelService implements ModelRoles {
       localModels,
       pageEmbedderPath: this.deps.pageEmbedderPath ?? null,
       inProcess: this.deps.inProcess?.() ?? { allowed: true },
-      unusableModels: new Map([...this.localChecks.unusable(), ...this.pageEmbedderProblems]),
+      visionModel: this.deps.visionModel ?? null,
+      unusableModels: this.localChecks.unusable(),
       advice: (role) => this.advice(role),
     });
   }

@@ -8,262 +8,22 @@
  * - embed: the choice in settings, a running server, the models folder, then `--model`;
  * - pageEmbed: the choice in settings, a ColQwen server, an ONNX page embedder (`--page-embedder` /
  *   QUIRE_PAGE_EMBEDDER, then the models folder), then page vectors built from the embed role;
- * - see: the choice in settings, then a vision model on a running server.
+ * - see: the choice in settings, a vision model on a running server, then one run in-process
+ *   (`--vision-model` with `--vision-projector`, then the models folder's with its projector).
  */
-import type { ModelRole, RoleResolution } from '../../shared/domain/models';
+import type { RoleResolution } from '../../shared/domain/models';
 import type { LocalModel } from './catalogue/modelsFolder';
-import type { ServerInventory } from './detection/detectServers';
-import type { ModelCapability, ServedModel } from './detection/modelCapabilities';
-import { can } from './detection/modelCapabilities';
+import { Resolution, type ResolveRolesInput } from './roleResolution';
+import { fromOnnx, ROLE_ORDER, type ResolvedRole } from './roleResults';
 
-/** A model picked by the user for a role: a served model's name (optionally on one server) or a GGUF path. */
-export interface RoleChoice {
-  model: string;
-  endpoint?: string;
-}
-
-export type RoleSettings = Partial<Record<ModelRole, RoleChoice>>;
-
-/** What the memory planner says about loading a model inside Quire. */
-export interface InProcessAllowance {
-  allowed: boolean;
-  /** Why not, in words, when not allowed. */
-  reason?: string;
-}
-
-export interface ResolveRolesInput {
-  settings: RoleSettings;
-  servers: ServerInventory[];
-  /** From `--model` or QUIRE_MODEL: a GGUF for the text roles. */
-  localModelPath: string | null;
-  /** What the models folder offers each role (catalogue downloads and GGUF files put there). */
-  localModels?: Partial<Record<ModelRole, LocalModel>>;
-  /** From `--page-embedder` or QUIRE_PAGE_EMBEDDER: an ONNX page embedder run in-process. */
-  pageEmbedderPath?: string | null;
-  inProcess?: InProcessAllowance;
-  /** Local GGUF and ONNX files that cannot be used (truncated, corrupt, failed to load), with the reason. */
-  unusableModels?: ReadonlyMap<string, string>;
-  /** How to get a model for a role on this machine (catalogue/advice.ts). */
-  advice?: (role: ModelRole) => string;
-}
-
-export interface ResolvedRole extends RoleResolution {
-  /** `segments`: page vectors built from the embed role's text embedder. */
-  via: 'server' | 'local' | 'segments' | 'none';
-  supportsImages: boolean;
-  apiKey?: string;
-}
-
-export const ROLE_ORDER: readonly ModelRole[] = ['decide', 'answer', 'embed', 'pageEmbed', 'see'];
-
-const ROLE_NEEDS: Record<ModelRole, ModelCapability> = {
-  decide: 'chat',
-  answer: 'chat',
-  see: 'vision',
-  embed: 'embed',
-  pageEmbed: 'multiVector',
-};
-
-const WHAT: Record<ModelRole, string> = {
-  decide: 'chat model',
-  answer: 'chat model',
-  see: 'vision model',
-  embed: 'embedding model',
-  pageEmbed: 'multi-vector (ColQwen/ColPali) model',
-};
-
-const GENERIC_ADVICE: Record<ModelRole, string> = {
-  decide:
-    'run `quire models setup`, pull a chat model with Ollama, or put a GGUF chat model in the models folder',
-  answer:
-    'run `quire models setup`, pull a chat model with Ollama, or put a GGUF chat model in the models folder',
-  embed: 'run `quire models setup`, pull an embedding model with Ollama, or start an embeddings server',
-  see: 'run `quire models setup` or pull a vision model with Ollama; until then answers read page text only',
-  pageEmbed:
-    'page-image search needs a page embedder: run `quire models setup` (ColModernVBERT), give an ONNX export with --page-embedder, or start a ColQwen server; until then page vectors come from the text embedder',
-};
-
-function suits(model: ServedModel, role: ModelRole): boolean {
-  if (role === 'embed') return can(model, 'embed') && !can(model, 'multiVector');
-  return can(model, ROLE_NEEDS[role]);
-}
-
-/** Ollama answers to `qwen3` for `qwen3:latest`. */
-function sameModel(server: ServerInventory, listed: string, wanted: string): boolean {
-  if (listed === wanted) return true;
-  return server.kind === 'ollama' && (listed === `${wanted}:latest` || `${listed}:latest` === wanted);
-}
-
-/** "Ollama at 127.0.0.1:11434", or just the address when that is all the label says. */
-export function serverName(server: Pick<ServerInventory, 'label' | 'endpoint'>): string {
-  const address = server.endpoint.replace(/^https?:\/\//, '').replace(/\/+$/, '');
-  return server.label === address || server.label === '' ? address : `${server.label} at ${address}`;
-}
-
-function fromServer(
-  role: ModelRole,
-  server: ServerInventory,
-  model: ServedModel,
-  reason: string,
-): ResolvedRole {
-  return {
-    role,
-    provider: server.kind,
-    endpoint: server.endpoint,
-    model: model.name,
-    reason,
-    via: 'server',
-    supportsImages: can(model, 'vision'),
-    ...(server.apiKey ? { apiKey: server.apiKey } : {}),
-  };
-}
-
-function fromLocal(role: ModelRole, path: string, reason: string): ResolvedRole {
-  return {
-    role,
-    provider: 'llama',
-    endpoint: null,
-    model: path,
-    reason,
-    via: 'local',
-    supportsImages: false,
-  };
-}
-
-/** An ONNX page embedder run in-process: it reads the page images themselves. */
-function fromOnnx(path: string, reason: string): ResolvedRole {
-  const role = 'pageEmbed';
-  return { role, provider: 'onnx', endpoint: null, model: path, reason, via: 'local', supportsImages: true };
-}
-
-function nothing(role: ModelRole, reason: string): ResolvedRole {
-  return { role, provider: null, endpoint: null, model: null, reason, via: 'none', supportsImages: false };
-}
-
-function isLocalPath(model: string): boolean {
-  return /\.(gguf|onnx)$/i.test(model) || model.startsWith('/') || /^[a-z]:\\/i.test(model);
-}
-
-class Resolution {
-  private readonly resolved = new Map<ModelRole, ResolvedRole>();
-  private readonly inProcess: InProcessAllowance;
-
-  constructor(private readonly input: ResolveRolesInput) {
-    this.inProcess = input.inProcess ?? { allowed: true };
-  }
-
-  get(role: ModelRole): ResolvedRole | undefined {
-    return this.resolved.get(role);
-  }
-
-  set(role: ModelRole, value: ResolvedRole): void {
-    this.resolved.set(role, value);
-  }
-
-  private advice(role: ModelRole): string {
-    return this.input.advice?.(role) ?? GENERIC_ADVICE[role];
-  }
-
-  /** The user's choice for a role, or why it cannot be honoured. */
-  choice(role: ModelRole): ResolvedRole | string | null {
-    const choice = this.input.settings[role];
-    if (!choice) return null;
-    if (isLocalPath(choice.model)) {
-      const problem = this.input.unusableModels?.get(choice.model);
-      if (problem)
-        return `\`${choice.model}\` (chosen in settings) cannot be used: ${problem.replace(/\.$/, '')}`;
-      const onnx = /\.onnx$/i.test(choice.model);
-      if (onnx !== (role === 'pageEmbed'))
-        return `\`${choice.model}\` (chosen in settings) cannot serve the ${role} role: ${onnx ? 'an ONNX file is a page embedder' : 'page search takes an ONNX page embedder'}`;
-      if (onnx)
-        return fromOnnx(
-          choice.model,
-          `Chosen in settings: page images are embedded in-process by \`${choice.model}\`.`,
-        );
-      if (role === 'see')
-        return `\`${choice.model}\` (chosen in settings) is a local GGUF, which this build cannot use for ${WHAT[role]}s`;
-      if (!this.inProcess.allowed)
-        return `\`${choice.model}\` (chosen in settings) does not fit in memory: ${this.inProcess.reason ?? 'not enough free memory'}`;
-      return fromLocal(role, choice.model, `Chosen in settings: runs in-process from \`${choice.model}\`.`);
-    }
-    const candidates = this.input.servers.filter(
-      (server) =>
-        choice.endpoint === undefined ||
-        server.endpoint.replace(/\/+$/, '') === choice.endpoint.replace(/\/+$/, ''),
-    );
-    for (const server of candidates) {
-      if (!server.reachable) continue;
-      const served = server.served.find((model) => sameModel(server, model.name, choice.model));
-      if (served)
-        return fromServer(role, server, served, `Chosen in settings; served by ${serverName(server)}.`);
-    }
-    const ollama = candidates.find((server) => server.reachable && server.kind === 'ollama');
-    if (ollama)
-      return `\`${choice.model}\` (chosen in settings) is not pulled in Ollama: run \`ollama pull ${choice.model}\``;
-    return `\`${choice.model}\` (chosen in settings) is not served by any running server`;
-  }
-
-  served(role: ModelRole): ResolvedRole | null {
-    const reachable = this.input.servers.filter((server) => server.reachable);
-    // One chat model for deciding, answering and seeing keeps a single model in memory.
-    const answer = this.get('answer');
-    const preferred = (role === 'decide' || role === 'see') && answer?.via === 'server' ? answer.model : null;
-    if (preferred !== null) {
-      for (const server of reachable) {
-        const model = server.served.find(
-          (candidate) => candidate.name === preferred && suits(candidate, role),
-        );
-        if (model)
-          return fromServer(
-            role,
-            server,
-            model,
-            `Served by ${serverName(server)} (\`${model.name}\`, also the answer model).`,
-          );
-      }
-    }
-    for (const server of reachable) {
-      const model = server.served.find((candidate) => suits(candidate, role));
-      if (model)
-        return fromServer(
-          role,
-          server,
-          model,
-          `Served by ${serverName(server)} (\`${model.name}\`, the first ${WHAT[role]} it lists).`,
-        );
-    }
-    return null;
-  }
-
-  /** A GGUF run in-process, or why it cannot be: a broken file, or not enough memory. */
-  inProcessModel(role: ModelRole, path: string, why: string): ResolvedRole {
-    const problem = this.input.unusableModels?.get(path);
-    if (problem)
-      return nothing(
-        role,
-        `The GGUF ${path} cannot be used: ${problem} Until it is replaced, ${this.advice(role)}`,
-      );
-    if (this.inProcess.allowed) return fromLocal(role, path, why);
-    return nothing(
-      role,
-      `\`${path}\` does not fit in memory (${this.inProcess.reason ?? 'not enough free memory'}); ${this.advice(role)}`,
-    );
-  }
-
-  /** Says which running servers lack the model, so the user knows where to add one. */
-  missing(role: ModelRole, extra = ''): ResolvedRole {
-    const reachable = this.input.servers.filter((server) => server.reachable);
-    const where =
-      reachable.length === 0
-        ? `No model server is running and no ${WHAT[role]} is set up`
-        : `${reachable.map(serverName).join(', ')} ${reachable.length === 1 ? 'is' : 'are'} running but ${reachable.length === 1 ? 'has' : 'have'} no ${WHAT[role]}`;
-    return nothing(role, `${where}${extra}: ${this.advice(role)}`);
-  }
-
-  local(role: ModelRole): LocalModel | undefined {
-    return this.input.localModels?.[role];
-  }
-}
+export type {
+  InProcessAllowance,
+  ResolveRolesInput,
+  RoleChoice,
+  RoleSettings,
+  VisionModelFiles,
+} from './roleResolution';
+export { ROLE_ORDER, serverName, type ResolvedRole } from './roleResults';
 
 function resolveText(
   role: 'decide' | 'answer' | 'embed',
@@ -366,17 +126,41 @@ function resolvePageEmbed(r: Resolution, input: ResolveRolesInput): ResolvedRole
   return notes.length === 0 ? missing : { ...missing, reason: `${notes.join('; ')}. ${missing.reason}` };
 }
 
-function resolveSee(r: Resolution): ResolvedRole {
+/** A server's vision model first; else one run in-process (given at launch, else the models folder's). */
+function resolveSee(r: Resolution, input: ResolveRolesInput): ResolvedRole {
   const chosen = r.choice('see');
   if (chosen !== null && typeof chosen !== 'string') return chosen;
   const served = r.served('see');
   if (served) return served;
+  const notes = typeof chosen === 'string' ? [chosen] : [];
+  const withNotes = (result: ResolvedRole): ResolvedRole =>
+    notes.length === 0
+      ? result
+      : {
+          ...result,
+          reason: `${notes.join('; ')}; ${result.reason.charAt(0).toLowerCase()}${result.reason.slice(1)}`,
+        };
+  const given = input.visionModel;
+  if (given)
+    return withNotes(
+      r.inProcessVision(
+        given,
+        `No server offers a vision model: runs in-process (llama.cpp with image input, in its own process) from \`${given.modelPath}\` with the projector \`${given.projectorPath}\`, given with --vision-model / --vision-projector.`,
+      ),
+    );
   const local = r.local('see');
-  const notes = [
-    ...(typeof chosen === 'string' ? [`; ${chosen}`] : []),
+  if (local?.runtimeReady && local.projectorPath)
+    return withNotes(
+      r.inProcessVision(
+        { modelPath: local.path, projectorPath: local.projectorPath },
+        `No server offers a vision model: runs in-process (llama.cpp with image input, in its own process) from ${local.catalogue?.label ?? 'the models folder'} (\`${local.path}\`, projector \`${local.projectorPath}\`).`,
+      ),
+    );
+  const missingNotes = [
+    ...notes.map((note) => `; ${note}`),
     ...(local && !local.runtimeReady ? [`; ${notRunnable(local)}`] : []),
   ].join('');
-  return r.missing('see', notes);
+  return r.missing('see', missingNotes);
 }
 
 /** One resolution per role, in ROLE_ORDER; `answer` is settled first so `decide` and `see` can reuse it. */
@@ -384,7 +168,7 @@ export function resolveRoles(input: ResolveRolesInput): ResolvedRole[] {
   const r = new Resolution(input);
   for (const role of ['answer', 'decide', 'embed'] as const) r.set(role, resolveText(role, r, input));
   r.set('pageEmbed', resolvePageEmbed(r, input));
-  r.set('see', resolveSee(r));
+  r.set('see', resolveSee(r, input));
   return ROLE_ORDER.map((role) => r.get(role)!);
 }
 

@@ -96,6 +96,23 @@ export const LibrarySnapshot = z.object({
 });
 export type LibrarySnapshot = z.infer<typeof LibrarySnapshot>;
 
+/** The kinds of work indexing does, each reported on its own line. */
+export const WorkKind = z.enum(['text', 'ocr', 'images', 'pageVectors']);
+export type WorkKind = z.infer<typeof WorkKind>;
+
+/** One kind of work: pages done of the total in this busy period, its measured speed and ETA. */
+export const WorkLine = z.object({
+  kind: WorkKind,
+  pagesDone: z.number().int().nonnegative(),
+  pagesTotal: z.number().int().nonnegative(),
+  pagesPerSecond: z.number().nonnegative(),
+  /** Null until the speed has been measured. */
+  etaSeconds: z.number().nonnegative().nullable(),
+  /** The file this kind of work is on now; null between files. */
+  currentPath: z.string().nullable(),
+});
+export type WorkLine = z.infer<typeof WorkLine>;
+
 export const IndexProgress = z.object({
   filesDone: z.number().int().nonnegative(),
   filesTotal: z.number().int().nonnegative(),
@@ -109,6 +126,8 @@ export const IndexProgress = z.object({
   pagesToRecognize: z.number().int().nonnegative().default(0),
   paused: z.boolean(),
   currentPath: z.string().nullable(),
+  /** One line per kind of work still going on (or just finished) in this busy period. */
+  work: z.array(WorkLine).default([]),
 });
 export type IndexProgress = z.infer<typeof IndexProgress>;
 

@@ -40,7 +40,14 @@ const empty = z.object({}).strict();
 export const calls = {
   'library.list': { input: empty, output: LibrarySnapshot },
   'library.addFolder': { input: z.object({ path: absolutePath }).strict(), output: LibraryRoot },
-  'library.removeFolder': { input: z.object({ rootId: id }).strict(), output: z.null() },
+  /** `undoable`: the folder can be put back with `library.undoRemove` for a few seconds. */
+  'library.removeFolder': {
+    input: z.object({ rootId: id, undoable: z.boolean().default(false) }).strict(),
+    output: z.object({ rootId: id, undoUntil: z.string().nullable() }),
+  },
+  'library.undoRemove': { input: z.object({ rootId: id }).strict(), output: LibraryRoot },
+  /** Reads a failed or quarantined file again, from its first attempt. */
+  'library.retry': { input: z.object({ documentId: id }).strict(), output: DocumentInfo },
   'library.unlock': {
     input: z
       .object({ documentId: id, password: z.string().max(1024), remember: z.boolean().default(false) })

@@ -1,22 +1,47 @@
 import { basename } from 'node:path';
 import { z } from 'zod';
+import type { BoundingBox } from '../../../shared/domain/search';
+import { cropToRegion, parseRegion } from './pageRegion';
 import { objectSchema, textField } from './schema';
 import type { Tool } from './types';
 
 interface Inputs {
   question: string;
+  /** Part of each page to look at, in page points; null for the whole page. */
+  region: BoundingBox | null;
 }
 
 export const visualInterpretation: Tool<Inputs> = {
   name: 'visual_interpretation',
   description:
     'Have a vision model look at the page images visual_search just found and answer a question about them ' +
-    '(values in a chart, cells of a table, a figure).',
-  inputSchema: z.object({ question: z.string().trim().min(1).max(300) }),
-  modelInputSchema: objectSchema({ question: textField(300, 'what to read from the pages') }),
+    '(values in a chart, cells of a table, a figure). Give a region to look closer at one part of the page.',
+  inputSchema: z.object({
+    question: z.string().trim().min(1).max(300),
+    region: z
+      .string()
+      .max(60)
+      .default('')
+      .transform((text, context) => {
+        const region = parseRegion(text);
+        if (region !== 'invalid') return region;
+        context.addIssue({
+          code: 'custom',
+          message: 'region must be "x,y,width,height" in page points, or empty for the whole page',
+        });
+        return z.NEVER;
+      }),
+  }),
+  modelInputSchema: objectSchema({
+    question: textField(300, 'what to read from the pages'),
+    region: textField(
+      60,
+      'part of the page to look at, "x,y,width,height" in points from the top-left (a Letter page is 612 by 792), or "" for the whole page',
+    ),
+  }),
   ends: false,
   isAvailable: (state) => state.capabilities.see && state.pendingPages.length > 0,
-  defaultInputs: (state) => ({ question: state.question.slice(0, 300) }),
+  defaultInputs: (state) => ({ question: state.question.slice(0, 300), region: null }),
   async *run(inputs, { state, ports, limits, signal }) {
     const model = await ports.models.chatModel('see');
     if (!model) {
@@ -32,7 +57,13 @@ export const visualInterpretation: Tool<Inputs> = {
     const images: Uint8Array[] = [];
     const read: typeof pages = [];
     for (const page of pages) {
-      const image = await ports.pageImage(page.documentId, page.page);
+      signal.throwIfAborted();
+      const stored = await ports.pageImage(page.documentId, page.page);
+      if (!stored) continue;
+      const { region } = inputs;
+      const image = region
+        ? await cropToRegion(stored.image, { width: stored.pageWidth, height: stored.pageHeight }, region)
+        : stored.image;
       if (image) {
         images.push(image);
         read.push(page);
@@ -41,12 +72,19 @@ export const visualInterpretation: Tool<Inputs> = {
     if (read.length === 0) {
       yield {
         type: 'error',
-        message: 'The page images are not available.',
-        suggestion: 'Use open_citation instead.',
+        message: inputs.region
+          ? 'The region lies outside the pages, or their images are not available.'
+          : 'The page images are not available.',
+        suggestion: inputs.region ? 'Look at the whole page (region "").' : 'Use open_citation instead.',
       };
       return;
     }
-    const labels = read.map((p, i) => `image ${i + 1} = [${p.n}] ${basename(p.path)} p.${p.page}`).join('; ');
+    const where = inputs.region
+      ? ` (the region x ${inputs.region.x}, y ${inputs.region.y}, ${inputs.region.width} by ${inputs.region.height} pt)`
+      : '';
+    const labels = read
+      .map((p, i) => `image ${i + 1} = [${p.n}] ${basename(p.path)} p.${p.page}${where}`)
+      .join('; ');
     const response = await model.chat({
       messages: [
         {
@@ -66,7 +104,7 @@ export const visualInterpretation: Tool<Inputs> = {
       name: inputs.question,
       text: response.text.trim() || '(the vision model returned nothing)',
       items: read.length,
-      summary: `read ${read.length} page image(s)`,
+      summary: `read ${read.length} page image(s)${inputs.region ? ', one region of each' : ''}`,
     };
   },
 };

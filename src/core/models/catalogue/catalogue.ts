@@ -286,8 +286,12 @@ export const CATALOGUE: readonly CatalogueModel[] = [
   },
 ];
 
-/** Runtimes this build can start. The vision child is not in it yet. */
-export const RUNTIMES_IN_THIS_BUILD: ReadonlySet<InProcessRuntime> = new Set(['llama', 'onnx-page']);
+/** Runtimes this build can start, each in its own host process. */
+export const RUNTIMES_IN_THIS_BUILD: ReadonlySet<InProcessRuntime> = new Set([
+  'llama',
+  'onnx-page',
+  'llama-vision',
+]);
 
 export function catalogueModel(id: string): CatalogueModel | undefined {
   return CATALOGUE.find((model) => model.id === id);

@@ -1,7 +1,8 @@
 /*
  * First-run model setup: propose one model set for this machine, check the hosts can be reached,
  * fetch what is missing (files from the model host, or `ollama pull` when Ollama runs), and write
- * the choice per role to settings once everything arrived. The CLI and the app both drive it.
+ * the choice of each role whose download finished to settings, even when another role's failed.
+ * The CLI and the app both drive it.
  */
 import { join } from 'node:path';
 import type {
@@ -31,7 +32,7 @@ export interface SetupServiceDeps {
 
 export interface SetupRun {
   downloads: DownloadProgress[];
-  /** Resolves once every download stopped; the choices are saved only if all of them finished. */
+  /** Resolves once every download stopped; each role whose files all arrived is saved, whatever the others did. */
   done: Promise<SetupOutcome>;
 }
 

@@ -1,30 +1,52 @@
 import type { DocumentInfo } from '../../../../shared/domain/library';
+import { ErrorMessage } from '../../components/ErrorMessage';
 import { fileName, formatBytes, formatPageCount } from '../../lib/format';
 import { describeDocumentOcr } from '../../lib/textProvenance';
-import { STATE_LABELS } from './libraryView';
+import { useAction } from '../../lib/useAction';
+import { usePagesStore } from '../pages/pagesStore';
+import { useLibraryStore } from './libraryStore';
+import { canRetry, STATE_LABELS, stateReason } from './libraryView';
 import { UnlockForm } from './UnlockForm';
 
 interface DocumentItemProps {
   document: DocumentInfo;
 }
 
+interface RowAction {
+  label: string;
+  testId: string;
+  run: () => void;
+}
+
 export function DocumentItem({ document }: DocumentItemProps) {
   const name = fileName(document.relativePath);
   const folder = document.relativePath.slice(0, document.relativePath.length - name.length);
   const ocr = describeDocumentOcr(document.ocr);
+  const retry = useAction(useLibraryStore((state) => state.retry));
+  const open = () =>
+    usePagesStore.getState().openViewer({ documentId: document.id, page: 1, title: name, highlight: null });
+  // The row's actions, one entry each: new ones join this list.
+  const actions: RowAction[] = [];
+  if (canRetry(document)) {
+    actions.push({ label: 'Retry', testId: 'retry-document', run: () => void retry.run(document.id) });
+  }
   return (
-    <li
-      className="document-item"
-      data-testid="document-item"
-      data-state={document.state}
-      title={document.path}
-    >
+    <li className="document-item" data-testid="document-item" data-state={document.state}>
       <div className="document-item__head">
-        <span className="document-item__name">
-          {folder && <span className="document-item__folder">{folder}</span>}
+        <button
+          type="button"
+          className="document-item__name"
+          data-testid="open-document"
+          title={folder ? `In ${folder}` : document.path}
+          onClick={open}
+        >
           {name}
-        </span>
-        <span className={`badge badge--${document.state}`} data-testid="document-state">
+        </button>
+        <span
+          className={`badge badge--${document.state}`}
+          data-testid="document-state"
+          title={stateReason(document)}
+        >
           {STATE_LABELS[document.state]}
         </span>
       </div>
@@ -32,6 +54,19 @@ export function DocumentItem({ document }: DocumentItemProps) {
         <span data-testid="document-pages">{formatPageCount(document.pages)}</span>
         <span aria-hidden="true">·</span>
         <span>{formatBytes(document.bytes)}</span>
+        {actions.map((action) => (
+          <button
+            key={action.testId}
+            type="button"
+            className="button button--link button--small"
+            data-testid={action.testId}
+            disabled={retry.busy}
+            aria-label={`${action.label} ${name}`}
+            onClick={action.run}
+          >
+            {action.label}
+          </button>
+        ))}
       </div>
       {ocr && (
         <p
@@ -41,11 +76,20 @@ export function DocumentItem({ document }: DocumentItemProps) {
           {ocr}
         </p>
       )}
-      {document.error && (
+      {document.state !== 'indexed' && (
+        <p
+          className={document.error ? 'document-item__error' : 'document-item__reason muted small'}
+          data-testid={document.error ? 'document-error' : 'document-reason'}
+        >
+          {stateReason(document)}
+        </p>
+      )}
+      {document.state === 'indexed' && document.error && (
         <p className="document-item__error" data-testid="document-error">
           {document.error}
         </p>
       )}
+      <ErrorMessage error={retry.error} />
       {document.state === 'needsPassword' && <UnlockForm documentId={document.id} documentName={name} />}
     </li>
   );

@@ -7,15 +7,16 @@ const BATCH = 200;
 
 interface DocumentListProps {
   documents: readonly DocumentInfo[];
+  filtering: boolean;
   id: string;
 }
 
-export function DocumentList({ documents, id }: DocumentListProps) {
+export function DocumentList({ documents, filtering, id }: DocumentListProps) {
   const [shown, setShown] = useState(BATCH);
   if (documents.length === 0) {
     return (
-      <p className="muted small" id={id}>
-        No PDFs found in this folder yet.
+      <p className="muted small" id={id} data-testid="document-list-empty">
+        {filtering ? 'No document here matches the filter.' : 'No documents found in this folder yet.'}
       </p>
     );
   }

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import type { DocumentInfo, LibraryRoot, SkippedFile } from '../../../../shared/domain/library';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { fileName } from '../../lib/format';
+import { fileName, plural } from '../../lib/format';
 import { useAction } from '../../lib/useAction';
 import { DocumentList } from './DocumentList';
 import { useLibraryStore } from './libraryStore';
@@ -10,14 +10,19 @@ import { summarizeStates } from './libraryView';
 
 interface FolderItemProps {
   root: LibraryRoot;
+  /** Every document of the folder. */
   documents: readonly DocumentInfo[];
+  /** Those the filter lets through, in the order chosen; all of them when not filtering. */
+  shown: readonly DocumentInfo[];
+  filtering: boolean;
   skipped: readonly SkippedFile[];
 }
 
-export function FolderItem({ root, documents, skipped }: FolderItemProps) {
+export function FolderItem({ root, documents, shown, filtering, skipped }: FolderItemProps) {
   const removeFolder = useLibraryStore((state) => state.removeFolder);
   const { run, busy, error } = useAction(removeFolder);
   const [expanded, setExpanded] = useState(true);
+  const [confirming, setConfirming] = useState(false);
   const listId = useId();
   const name = fileName(root.path);
 
@@ -35,18 +40,50 @@ export function FolderItem({ root, documents, skipped }: FolderItemProps) {
           <span className="folder-item__name" title={root.path}>
             {name}
           </span>
+          <span className="folder-item__count" data-testid="folder-count">
+            {filtering ? `${shown.length} of ${documents.length}` : documents.length}
+          </span>
         </button>
         <button
           type="button"
           className="button button--small button--quiet"
           aria-label={`Remove folder ${root.path}`}
+          aria-expanded={confirming}
           disabled={busy}
           data-testid="remove-folder-button"
-          onClick={() => void run(root.id)}
+          onClick={() => setConfirming(true)}
         >
           Remove
         </button>
       </div>
+      {confirming && (
+        <div className="folder-item__confirm" role="alertdialog" aria-label={`Remove ${name}?`}>
+          <p className="small">
+            Remove {name} from the library? Its {plural(documents.length, 'document')} leave the index and
+            their page images are deleted; the files in the folder stay.
+          </p>
+          <div className="button-row">
+            <button
+              type="button"
+              className="button button--small button--primary"
+              data-testid="confirm-remove-folder"
+              disabled={busy}
+              onClick={() => void run(root.id).then(() => setConfirming(false))}
+            >
+              Remove
+            </button>
+            <button
+              type="button"
+              className="button button--small button--quiet"
+              data-testid="cancel-remove-folder"
+              autoFocus
+              onClick={() => setConfirming(false)}
+            >
+              Keep it
+            </button>
+          </div>
+        </div>
+      )}
       <p className="folder-item__path muted small" title={root.path}>
         {/* The paragraph is right-to-left so long paths lose their start, not their end. */}
         <bdi>{root.path}</bdi>
@@ -59,7 +96,7 @@ export function FolderItem({ root, documents, skipped }: FolderItemProps) {
       )}
       <SkippedFiles rootPath={root.path} skipped={skipped} />
       <ErrorMessage error={error} />
-      {expanded && <DocumentList documents={documents} id={listId} />}
+      {expanded && <DocumentList documents={shown} filtering={filtering} id={listId} />}
     </li>
   );
 }

@@ -1,12 +1,22 @@
 import { useMemo } from 'react';
 import type { LibrarySnapshot } from '../../../../shared/domain/library';
 import { FolderItem } from './FolderItem';
-import { documentsByRoot, skippedByRoot } from './libraryView';
+import {
+  documentsByRoot,
+  filterDocuments,
+  isFiltering,
+  skippedByRoot,
+  type DocumentFilter,
+} from './libraryView';
 
 const NO_DOCUMENTS: never[] = [];
 
-export function FolderList({ snapshot }: { snapshot: LibrarySnapshot }) {
+export function FolderList({ snapshot, filter }: { snapshot: LibrarySnapshot; filter: DocumentFilter }) {
   const groups = useMemo(() => documentsByRoot(snapshot.documents), [snapshot.documents]);
+  const shown = useMemo(
+    () => new Map([...groups].map(([rootId, docs]) => [rootId, filterDocuments(docs, filter)])),
+    [groups, filter],
+  );
   const skipped = useMemo(() => skippedByRoot(snapshot.skipped), [snapshot.skipped]);
   return (
     <ul className="folder-list" data-testid="folder-list" aria-label="Library folders">
@@ -15,6 +25,8 @@ export function FolderList({ snapshot }: { snapshot: LibrarySnapshot }) {
           key={root.id}
           root={root}
           documents={groups.get(root.id) ?? NO_DOCUMENTS}
+          shown={shown.get(root.id) ?? NO_DOCUMENTS}
+          filtering={isFiltering(filter)}
           skipped={skipped.get(root.id) ?? NO_DOCUMENTS}
         />
       ))}

@@ -4,7 +4,7 @@ import { ProgressBar } from '../../components/ProgressBar';
 import { fileName } from '../../lib/format';
 import { useAction } from '../../lib/useAction';
 import { useLibraryStore } from './libraryStore';
-import { describeProgress } from './libraryView';
+import { describeProgress, describeWork } from './libraryView';
 
 export function IndexingProgress({ progress }: { progress: IndexProgress }) {
   const pause = useLibraryStore((state) => state.pause);
@@ -13,6 +13,7 @@ export function IndexingProgress({ progress }: { progress: IndexProgress }) {
   const resumeAction = useAction(resume);
   const cancelAction = useAction(useLibraryStore((state) => state.cancel));
   const view = describeProgress(progress);
+  const work = describeWork(progress);
   // The text of every file is in; scanned pages are being recognised and page images drawn.
   const drawingOnly = view.finished && (view.drawing !== null || view.recognizing !== null);
   const title = view.paused
@@ -70,16 +71,21 @@ export function IndexingProgress({ progress }: { progress: IndexProgress }) {
         tone={view.paused ? 'muted' : 'accent'}
       />
       <p className="indexing__numbers small" data-testid="progress-text">
-        {[view.files, view.pages, view.rate, view.eta, view.recognizing, view.drawing]
-          .filter((part) => part !== null)
-          .join(' · ')}
+        {[view.files, view.pages, view.rate, view.eta].filter((part) => part !== null).join(' · ')}
       </p>
-      {progress.currentPath && (!view.finished || drawingOnly) && !view.paused && (
-        <p className="indexing__current muted small" title={progress.currentPath}>
-          {drawingOnly ? (view.recognizing ? 'Recognising' : 'Drawing') : 'Reading'}{' '}
-          {fileName(progress.currentPath)}
-        </p>
-      )}
+      <ul className="indexing__work" aria-label="Work in progress">
+        {work.map((line) => (
+          <li key={line.kind} className="indexing__line small" data-testid="work-line" data-kind={line.kind}>
+            <span className="indexing__line-label">{line.label}</span>
+            <span className="indexing__line-detail">{line.detail}</span>
+            {line.current && (
+              <span className="indexing__current muted" title={line.current} data-testid="work-current">
+                {fileName(line.current)}
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
       <ErrorMessage error={pauseAction.error ?? resumeAction.error ?? cancelAction.error} />
     </section>
   );

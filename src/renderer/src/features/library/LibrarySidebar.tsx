@@ -4,7 +4,11 @@ import { AddFolderForm } from './AddFolderForm';
 import { DropZone } from './DropZone';
 import { FolderList } from './FolderList';
 import { IndexingProgress } from './IndexingProgress';
+import { useState } from 'react';
+import { LibraryFilterBar } from './LibraryFilterBar';
 import { useLibraryStore } from './libraryStore';
+import { NO_FILTER } from './libraryView';
+import { RemovalUndo } from './RemovalUndo';
 import './library.css';
 
 export function LibrarySidebar() {
@@ -12,6 +16,7 @@ export function LibrarySidebar() {
   const progress = useLibraryStore((state) => state.progress);
   const loadError = useLibraryStore((state) => state.loadError);
   const isEmpty = snapshot !== null && snapshot.roots.length === 0;
+  const [filter, setFilter] = useState(NO_FILTER);
 
   return (
     <aside className="sidebar" aria-label="Library">
@@ -38,7 +43,11 @@ export function LibrarySidebar() {
           <IndexingProgress progress={progress} />
         )}
         {snapshot === null && !loadError && <p className="muted small">Loading library…</p>}
-        {snapshot && snapshot.roots.length > 0 && <FolderList snapshot={snapshot} />}
+        <RemovalUndo />
+        {snapshot && snapshot.documents.length > 0 && (
+          <LibraryFilterBar filter={filter} onChange={setFilter} />
+        )}
+        {snapshot && snapshot.roots.length > 0 && <FolderList snapshot={snapshot} filter={filter} />}
       </DropZone>
     </aside>
   );

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { ErrorInfo } from '../../../../shared/errors';
-import type { IndexProgress, LibrarySnapshot } from '../../../../shared/domain/library';
+import type { DocumentInfo, IndexProgress, LibrarySnapshot } from '../../../../shared/domain/library';
 import { quire } from '../../ipc/client';
 import { errorOf } from '../../lib/callResult';
 import { FreshnessGuard } from '../../lib/freshness';
@@ -11,7 +11,13 @@ export interface LibraryState {
   loadError: string | null;
   /** Adds a folder; resolves to the error to show where the user typed, or null. */
   addFolder: (path: string) => Promise<ErrorInfo | null>;
+  /** A folder removed moments ago that can still be put back, and until when. */
+  undoable: { rootId: string; path: string; until: number } | null;
+  /** Removes a folder; for a few seconds `undoRemove` can put it back. */
   removeFolder: (rootId: string) => Promise<ErrorInfo | null>;
+  undoRemove: () => Promise<ErrorInfo | null>;
+  /** Reads a failed file again. */
+  retry: (documentId: string) => Promise<ErrorInfo | null>;
   unlock: (documentId: string, password: string, remember: boolean) => Promise<ErrorInfo | null>;
   pause: () => Promise<ErrorInfo | null>;
   resume: () => Promise<ErrorInfo | null>;
@@ -21,8 +27,9 @@ export interface LibraryState {
 const snapshotGuard = new FreshnessGuard();
 const progressGuard = new FreshnessGuard();
 
-export const useLibraryStore = create<LibraryState>((set) => ({
+export const useLibraryStore = create<LibraryState>((set, get) => ({
   snapshot: null,
+  undoable: null,
   progress: null,
   loadError: null,
 
@@ -41,38 +48,37 @@ export const useLibraryStore = create<LibraryState>((set) => ({
   },
 
   removeFolder: async (rootId) => {
-    const result = await quire['library.removeFolder']({ rootId });
+    const path = get().snapshot?.roots.find((root) => root.id === rootId)?.path ?? '';
+    const result = await quire['library.removeFolder']({ rootId, undoable: true });
     if (result.ok) {
-      set((state) =>
-        state.snapshot
-          ? {
-              snapshot: {
-                ...state.snapshot,
-                roots: state.snapshot.roots.filter((root) => root.id !== rootId),
-                documents: state.snapshot.documents.filter((doc) => doc.rootId !== rootId),
-              },
-            }
-          : {},
-      );
+      const until = result.value.undoUntil ? Date.parse(result.value.undoUntil) : null;
+      set((state) => ({
+        undoable: until ? { rootId, path, until } : null,
+        snapshot: state.snapshot && withoutRoot(state.snapshot, rootId),
+      }));
     }
+    return errorOf(result);
+  },
+
+  undoRemove: async () => {
+    const undoable = get().undoable;
+    if (!undoable) return null;
+    const result = await quire['library.undoRemove']({ rootId: undoable.rootId });
+    set({ undoable: null });
+    return errorOf(result);
+  },
+
+  retry: async (documentId) => {
+    const result = await quire['library.retry']({ documentId });
+    if (result.ok)
+      set((state) => ({ snapshot: state.snapshot && withDocument(state.snapshot, result.value) }));
     return errorOf(result);
   },
 
   unlock: async (documentId, password, remember) => {
     const result = await quire['library.unlock']({ documentId, password, remember });
-    if (result.ok) {
-      const updated = result.value;
-      set((state) =>
-        state.snapshot
-          ? {
-              snapshot: {
-                ...state.snapshot,
-                documents: state.snapshot.documents.map((doc) => (doc.id === updated.id ? updated : doc)),
-              },
-            }
-          : {},
-      );
-    }
+    if (result.ok)
+      set((state) => ({ snapshot: state.snapshot && withDocument(state.snapshot, result.value) }));
     return errorOf(result);
   },
 
@@ -80,6 +86,18 @@ export const useLibraryStore = create<LibraryState>((set) => ({
   resume: async () => applyProgressCall(await quire['library.resume']({})),
   cancel: async () => applyProgressCall(await quire['library.cancel']({})),
 }));
+
+function withoutRoot(snapshot: LibrarySnapshot, rootId: string): LibrarySnapshot {
+  return {
+    ...snapshot,
+    roots: snapshot.roots.filter((root) => root.id !== rootId),
+    documents: snapshot.documents.filter((doc) => doc.rootId !== rootId),
+  };
+}
+
+function withDocument(snapshot: LibrarySnapshot, updated: DocumentInfo): LibrarySnapshot {
+  return { ...snapshot, documents: snapshot.documents.map((doc) => (doc.id === updated.id ? updated : doc)) };
+}
 
 function applyProgressCall(result: Awaited<ReturnType<(typeof quire)['library.pause']>>): ErrorInfo | null {
   if (result.ok) {

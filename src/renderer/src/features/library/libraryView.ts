@@ -3,6 +3,7 @@ import type {
   DocumentState,
   IndexProgress,
   SkippedFile,
+  WorkKind,
 } from '../../../../shared/domain/library';
 import { formatEta, formatRate, percent, plural } from '../../lib/format';
 
@@ -83,4 +84,111 @@ export function describeProgress(progress: IndexProgress): ProgressView {
     finished,
     paused: progress.paused,
   };
+}
+
+/** Why a document is in its state, in the user's words; the engine's own error comes first. */
+const STATE_REASONS: Record<DocumentState, string> = {
+  listed: 'Found in the folder; it is read when its turn comes.',
+  queued: 'Waiting for its turn to be read.',
+  indexing: 'Being read now.',
+  indexed: 'Read and searchable.',
+  needsPassword: 'It is encrypted: type its password to read it.',
+  failed: 'Reading it failed.',
+  quarantined: 'Reading it kept failing, so Quire stopped trying.',
+  unsupported: 'Quire cannot read this kind of file.',
+};
+
+export function stateReason(doc: DocumentInfo): string {
+  return doc.error ?? STATE_REASONS[doc.state];
+}
+
+/** Failed files the user can ask Quire to read again. */
+export function canRetry(doc: DocumentInfo): boolean {
+  return doc.state === 'failed' || doc.state === 'quarantined';
+}
+
+export type DocumentSort = 'name' | 'state' | 'pages' | 'size' | 'modified';
+export type StateFilter = 'all' | 'problems' | 'waiting' | 'indexed';
+
+export interface DocumentFilter {
+  text: string;
+  state: StateFilter;
+  sort: DocumentSort;
+}
+
+export const NO_FILTER: DocumentFilter = { text: '', state: 'all', sort: 'name' };
+
+const STATE_GROUPS: Record<StateFilter, ReadonlySet<DocumentState> | null> = {
+  all: null,
+  problems: new Set(['failed', 'quarantined', 'needsPassword', 'unsupported']),
+  waiting: new Set(['listed', 'queued', 'indexing']),
+  indexed: new Set(['indexed']),
+};
+
+const STATE_ORDER = Object.keys(STATE_LABELS) as DocumentState[];
+
+const byName = (a: DocumentInfo, b: DocumentInfo) =>
+  a.relativePath.localeCompare(b.relativePath, undefined, { numeric: true });
+
+const SORTS: Record<DocumentSort, (a: DocumentInfo, b: DocumentInfo) => number> = {
+  name: byName,
+  // Problems first: they are what the user came to look at.
+  state: (a, b) => STATE_ORDER.indexOf(b.state) - STATE_ORDER.indexOf(a.state) || byName(a, b),
+  pages: (a, b) => (b.pages ?? -1) - (a.pages ?? -1) || byName(a, b),
+  size: (a, b) => b.bytes - a.bytes || byName(a, b),
+  modified: (a, b) => b.modifiedMs - a.modifiedMs || byName(a, b),
+};
+
+/** The documents that match the filter's words (in the path inside the folder) and state, sorted. */
+export function filterDocuments(documents: readonly DocumentInfo[], filter: DocumentFilter): DocumentInfo[] {
+  const words = filter.text.toLowerCase().split(/\s+/).filter(Boolean);
+  const states = STATE_GROUPS[filter.state];
+  return documents
+    .filter((doc) => !states || states.has(doc.state))
+    .filter((doc) => {
+      const path = doc.relativePath.toLowerCase();
+      return words.every((word) => path.includes(word));
+    })
+    .sort(SORTS[filter.sort]);
+}
+
+export function isFiltering(filter: DocumentFilter): boolean {
+  return filter.text.trim() !== '' || filter.state !== 'all';
+}
+
+const WORK_NAMES: Record<WorkKind, string> = {
+  text: 'Text',
+  ocr: 'OCR of scanned pages',
+  images: 'Page images',
+  pageVectors: 'Page vectors',
+};
+
+export interface WorkLineView {
+  kind: WorkKind;
+  label: string;
+  /** "12 of 30 pages · 4.1 pages/s · about 5 s left". */
+  detail: string;
+  percent: number;
+  /** The file this kind of work is on now. */
+  current: string | null;
+}
+
+/** One line per kind of work; speed and time left only when measured and while work is left. */
+export function describeWork(progress: IndexProgress): WorkLineView[] {
+  return (progress.work ?? []).map((line) => {
+    const left = line.pagesDone < line.pagesTotal;
+    const parts = [`${line.pagesDone} of ${plural(line.pagesTotal, 'page')}`];
+    if (left && !progress.paused) {
+      if (line.pagesPerSecond > 0) parts.push(formatRate(line.pagesPerSecond, 'pages'));
+      parts.push(formatEta(line.etaSeconds));
+    }
+    if (!left) parts.push('done');
+    return {
+      kind: line.kind,
+      label: WORK_NAMES[line.kind],
+      detail: parts.join(' · '),
+      percent: percent(line.pagesDone, line.pagesTotal),
+      current: left && !progress.paused ? line.currentPath : null,
+    };
+  });
 }

@@ -1,5 +1,6 @@
 import type { RoleResolution, SetupRole } from '../../../../shared/domain/models';
 import { RoleChoiceSelect } from './RoleChoiceSelect';
+import { whereItRuns } from './roleWhere';
 
 export const ROLE_LABELS: Record<SetupRole, string> = {
   decide: 'Deciding the next step',
@@ -40,7 +41,11 @@ export function RoleList({ roles }: { roles: readonly RoleResolution[] }) {
             </p>
           )}
           <p className="role-row__reason muted small">{role.reason}</p>
-          {role.endpoint && <p className="role-row__endpoint muted small">{role.endpoint}</p>}
+          {whereItRuns(role) && (
+            <p className="role-row__endpoint muted small" data-testid="role-where">
+              {whereItRuns(role)}
+            </p>
+          )}
           <RoleChoiceSelect role={role.role} label={ROLE_LABELS[role.role]} />
         </li>
       ))}

@@ -46,6 +46,14 @@ function includedDownloadBytes(proposal: SetupProposal, leftOut: ReadonlySet<Set
     .reduce((sum, { proposal: role }) => sum + role.downloadBytes, 0);
 }
 
+/** The one sentence that tells a newcomer what to do now. */
+function firstStep(nothingToFetch: boolean, started: boolean): string {
+  if (started)
+    return 'While the models arrive, add a folder of documents in the library on the left; then ask a question below.';
+  const press = nothingToFetch ? 'Use these models' : 'Download and set up';
+  return `To begin, untick any model you do not want and press “${press}”, then add a folder of documents on the left and ask it a question.`;
+}
+
 function machineLine(proposal: SetupProposal): string {
   const machine = proposal.machine;
   const memory = `${formatBytes(machine.totalMemoryBytes)} ${machine.unifiedMemory ? 'unified memory with Metal' : 'of RAM, no GPU acceleration'}`;
@@ -125,6 +133,9 @@ export function SetupCard({ onDismiss }: { onDismiss?: () => void }) {
       <h3 id="setup-card-title" className="section-title">
         Set up models
       </h3>
+      <p className="setup-card__next" data-testid="first-step">
+        {firstStep(nothingToFetch, started)}
+      </p>
       <p className="small">{machineLine(proposal)}</p>
       <ul className="setup-roles">
         {groupByModel(proposal.roles).map(({ proposal: role, roles }) => (

@@ -1,0 +1,36 @@
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { QuireError } from '../../shared/errors';
+import { refuseProtectedFolder } from './protectedFolders';
+
+export interface FolderRules {
+  dataDir: string;
+  documentFoldersInDataDir?: string[];
+}
+
+/** Checks that `path` is an existing, readable folder Quire may read and returns it normalised. */
+export async function checkFolder(
+  path: string,
+  { dataDir, documentFoldersInDataDir = [] }: FolderRules,
+): Promise<string> {
+  if (!isAbsolute(path)) throw new QuireError('invalid_input', `Give the folder's full path, not "${path}".`);
+  const folder = resolve(path);
+  await refuseProtectedFolder(folder, dataDir, documentFoldersInDataDir);
+  const info = await stat(folder).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
+      throw new QuireError('not_found', `The folder ${folder} does not exist.`);
+    }
+    if (error.code === 'EACCES' || error.code === 'EPERM') {
+      throw new QuireError('not_readable', `Quire is not allowed to read ${folder}.`);
+    }
+    throw new QuireError('not_readable', `${folder} cannot be read: ${error.message}`);
+  });
+  if (!info.isDirectory()) throw new QuireError('not_a_folder', `${folder} is a file, not a folder.`);
+  try {
+    await access(folder, constants.R_OK | constants.X_OK);
+  } catch {
+    throw new QuireError('not_readable', `Quire is not allowed to read ${folder}.`);
+  }
+  return folder;
+}
