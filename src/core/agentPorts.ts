@@ -36,13 +36,24 @@ export function createAgentPorts(core: CoreServices, models: Pick<ModelRoles, 'c
           k: options.k,
           ...(options.mode ? { mode: options.mode } : {}),
           ...(options.documentIds ? { documentIds: options.documentIds } : {}),
+          ...(options.scope ? { scope: options.scope } : {}),
           ...(signal ? { signal } : {}),
         })
       ).hits,
     retrieve: (query, options, signal) =>
       core.retrieval.search(query, { ...options, ...(signal ? { signal } : {}) }),
     searchPages: (query, options, signal) =>
-      core.index.search.pages(query, { k: options.k, ...(signal ? { signal } : {}) }),
+      core.index.search.pages(query, {
+        k: options.k,
+        ...(options.scope ? { filter: { scope: options.scope } } : {}),
+        ...(signal ? { signal } : {}),
+      }),
+    searchDocuments: (query, options, signal) =>
+      core.index.search.documents(query, {
+        ...(options.scope ? { filter: { scope: options.scope } } : {}),
+        ...(signal ? { signal } : {}),
+      }),
+    resolveScope: (scope) => core.index.search.resolveScope(scope),
     openChunk: (chunkId) => notFoundIsNull(core.index.content.chunk(chunkId)),
     openPage: (documentId, page) => notFoundIsNull(core.index.content.page(documentId, page)),
     documentOutline: async (documentId, signal) => {

@@ -7,6 +7,8 @@ import { parseArgs } from 'node:util';
 import { ServerUrl } from '../shared/domain/models';
 import { QuireError } from '../shared/errors';
 import { askCommand } from './cli/askCommand';
+import { collectionsCommand } from './cli/collectionCommands';
+import { scopeFromFlags } from './cli/scopeFlags';
 import { indexCommand, searchCommand } from './cli/indexCommands';
 import { libraryCommand } from './cli/libraryCommands';
 import { modelsCommand } from './cli/modelCommands';
@@ -26,10 +28,13 @@ Commands:
   index <folder> [--no-images] [--no-ocr] [--page-embedder PATH.onnx]
                                      add a folder and index it to completion
   search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages] [--rewrite] [--rerank]
-         [--page-embedder PATH.onnx]
-  ask "<question>" [--model PATH.gguf] [--no-clarify] [--review-plan]
+         [--page-embedder PATH.onnx] [--in PATH]... [--collection NAME] [--documents]
+                                     --documents: every matching document, not the top k
+  ask "<question>" [--model PATH.gguf] [--no-clarify] [--review-plan] [--in PATH]... [--collection NAME]
       [--vision-model PATH.gguf --vision-projector PATH.gguf]
                                      ask the library; cites pages; asks back when the question is ambiguous
+  collections list | create NAME | rename NAME NEW | delete NAME | add NAME PATH... | remove NAME PATH...
+                                     saved scopes; deleting one deletes no document
   models status [--model PATH.gguf] [--vision-model PATH.gguf --vision-projector PATH.gguf]
                                      each model role, servers found, the memory budget
   models recommend [--json]          the model set proposed for this machine
@@ -51,6 +56,9 @@ Options:
                    images when no server offers one (or QUIRE_VISION_MODEL, QUIRE_VISION_PROJECTOR)
   --reranker PATH  a reranker GGUF for --rerank (or QUIRE_RERANKER; else a downloaded one)
   --server URL     a model server to use besides the ones found on this machine (or QUIRE_SERVERS)
+  --in PATH        only this file or folder of the library (repeat for more)
+  --collection NAME
+                   only the documents of this collection
   --json           machine-readable output
   --yes            do not ask before downloading
 
@@ -84,6 +92,9 @@ async function main(argv: string[]): Promise<void> {
       library: { type: 'string' },
       region: { type: 'string' },
       profile: { type: 'string' },
+      in: { type: 'string', multiple: true },
+      collection: { type: 'string', multiple: true },
+      documents: { type: 'boolean', default: false },
       yes: { type: 'boolean', short: 'y', default: false },
     },
   });
@@ -120,6 +131,7 @@ async function main(argv: string[]): Promise<void> {
       );
     }
   }
+  const scope = scopeFromFlags(values.in, values.collection);
   switch (command) {
     case 'serve': {
       const port = Number(values.port);
@@ -152,6 +164,8 @@ async function main(argv: string[]): Promise<void> {
         rewrite: values.rewrite ?? false,
         rerank: values.rerank ?? false,
         rerankerPath: values.reranker ?? process.env.QUIRE_RERANKER ?? null,
+        scope,
+        documents: values.documents ?? false,
         ...launch,
       });
       return;
@@ -163,7 +177,11 @@ async function main(argv: string[]): Promise<void> {
         ...launch,
         clarify: !values['no-clarify'],
         reviewPlan: values['review-plan'],
+        scope,
       });
+      return;
+    case 'collections':
+      await collectionsCommand(rest, { dataDir, json });
       return;
     case 'models':
       await modelsCommand(rest, { dataDir, json, yes: values.yes ?? false, ...launch });

@@ -4,6 +4,7 @@
  */
 import type { AgentPorts, OpenedChunk } from '../../src/core/agent/ports';
 import type { DocumentInfo } from '../../src/shared/domain/library';
+import type { Scope } from '../../src/shared/domain/scope';
 import type { SearchHit } from '../../src/shared/domain/search';
 
 export interface FakePage {
@@ -94,13 +95,27 @@ export interface FakePortsOptions {
 }
 
 export interface FakePorts extends AgentPorts {
-  calls: { searchChunks: string[]; openChunk: string[]; openPage: string[] };
+  calls: {
+    searchChunks: string[];
+    openChunk: string[];
+    openPage: string[];
+    /** The scope each search was given (null: none). */
+    scopes: Array<Scope | null>;
+  };
 }
 
 export function fakePorts(options: FakePortsOptions): FakePorts {
   const pages = options.pages ?? FIXED_PAGES;
   const chunks = chunksOf(pages);
-  const calls: FakePorts['calls'] = { searchChunks: [], openChunk: [], openPage: [] };
+  const calls: FakePorts['calls'] = { searchChunks: [], openChunk: [], openPage: [], scopes: [] };
+  // A scope's documents are its ids and the documents under its paths; collections are not faked.
+  const inScope = (scope: Scope | undefined) => {
+    if (!scope) return null;
+    const ids = new Set(scope.documents ?? []);
+    for (const p of pages)
+      if ((scope.paths ?? []).some((path) => p.path.startsWith(path))) ids.add(p.documentId);
+    return ids;
+  };
   const score = (query: string, text: string) => {
     const have = new Set(words(text));
     return words(query).filter((w) => have.has(w)).length;
@@ -122,10 +137,13 @@ export function fakePorts(options: FakePortsOptions): FakePorts {
     models: options.models,
     searchChunks:
       options.searchChunks ??
-      (async (query, { k, documentIds }) => {
+      (async (query, { k, documentIds, scope }) => {
         calls.searchChunks.push(query);
+        calls.scopes.push(scope ?? null);
+        const admitted = inScope(scope);
         return chunks
           .filter((c) => !documentIds || documentIds.includes(c.documentId))
+          .filter((c) => !admitted || admitted.has(c.documentId))
           .map((c) => ({ c, s: score(query, c.text) }))
           .filter(({ s }) => s > 0)
           .sort((a, b) => b.s - a.s)
@@ -180,6 +198,27 @@ export function fakePorts(options: FakePortsOptions): FakePorts {
       })),
     libraryRoots: async () => options.roots ?? [],
     libraryDocuments: async () => documents,
+    searchDocuments: async (query, { scope }) => {
+      calls.scopes.push(scope ?? null);
+      const admitted = inScope(scope);
+      const byDocument = new Map<string, { matches: number; page: number; snippet: string; path: string }>();
+      for (const c of chunks) {
+        if ((admitted && !admitted.has(c.documentId)) || score(query, c.text) === 0) continue;
+        const entry = byDocument.get(c.documentId);
+        if (entry) entry.matches++;
+        else byDocument.set(c.documentId, { matches: 1, page: c.page, snippet: c.text, path: c.path });
+      }
+      return [...byDocument].map(([documentId, e]) => ({ documentId, ...e }));
+    },
+    resolveScope: (scope) => {
+      const admitted = inScope(scope ?? undefined);
+      if (admitted && admitted.size === 0) throw new Error('Nothing to search in this scope.');
+      return {
+        documentIds: admitted,
+        searched: admitted ? `${admitted.size} document(s)` : 'the whole library',
+        missing: [],
+      };
+    },
     ...(options.documentOutline ? { documentOutline: options.documentOutline } : {}),
   };
 }

@@ -95,8 +95,9 @@ describe('question analysis and router', () => {
         }),
         tools,
       ).tool.name;
-    expect(route('how many PDFs are there')).toBe('count_files');
-    expect(route('list my files')).toBe('list_files');
+    expect(route('how many PDFs are there')).toBe('library');
+    expect(route('list my files')).toBe('library');
+    expect(route('Which files mention the warranty?')).toBe('find_documents');
     expect(route('What is the warranty period?')).toBe('text_search');
   });
 });

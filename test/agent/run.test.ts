@@ -1,25 +1,7 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/shared';
+import { describe, expect, it } from 'vitest';
 import { fakePorts } from './fakePorts';
 import { runScripted } from './harness';
 import { ScriptedModel, scriptedRoles } from './scriptedModel';
-
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-});
-
-async function libraryFolder(files: Record<string, string>): Promise<string> {
-  const dir = await tempDir('quire-agent-lib-');
-  cleanups.push(dir.cleanup);
-  for (const [name, content] of Object.entries(files)) {
-    await mkdir(join(dir.path, name, '..'), { recursive: true });
-    await writeFile(join(dir.path, name), content);
-  }
-  return dir.path;
-}
 
 describe('runAgent', () => {
   it('answers a factual question from two opened citations', async () => {
@@ -66,28 +48,34 @@ describe('runAgent', () => {
     expect(JSON.stringify(run.models.decide!.requests[2]!.jsonSchema)).toContain('"open_citation"');
   });
 
-  it('answers "how many PDFs" from count_files without searching', async () => {
-    const root = await libraryFolder({
-      'a.pdf': '%PDF-1.4',
-      'b.pdf': '%PDF-1.4',
-      'notes.txt': 'not a pdf',
-      'reports/2024/c.PDF': '%PDF-1.4',
-    });
+  it('answers "how many PDFs" from the library tool without searching', async () => {
     const run = await runScripted({
       question: 'How many PDFs do I have?',
       decide: [
-        { tool: 'count_files', inputs: { kind: 'pdf', folder: '' } },
+        {
+          tool: 'library',
+          inputs: {
+            name: '',
+            folder: '',
+            kind: 'pdf',
+            ocr: 'any',
+            sort: 'name',
+            count_by: 'none',
+            limit: '50',
+          },
+        },
         { tool: 'answer', inputs: { style: 'short' }, end: true },
       ],
-      answer: [{ answer: 'You have 3 PDF files in your library.' }],
-      ports: { roots: [root] },
+      answer: [{ answer: 'You have 2 PDF documents in your library.' }],
     });
     expect(run.outcome.status).toBe('answered');
     expect(run.outcome.insufficiencies).toEqual([]);
     expect(run.ports.calls.searchChunks).toEqual([]);
     const [result] = run.of('tool_result');
-    expect(result).toMatchObject({ tool: 'count_files', items: 3 });
-    expect(run.models.answer!.requests[0]!.messages.at(-1)!.content).toContain('3 PDF files');
+    expect(result).toMatchObject({ tool: 'library', items: 2 });
+    expect(run.models.answer!.requests[0]!.messages.at(-1)!.content).toContain(
+      '/library/handbook.pdf (pdf, 2 p.',
+    );
     expect(run.of('plan')[0]!.requirements.join(' ')).toContain('file tools');
   });
 
@@ -109,8 +97,7 @@ describe('runAgent', () => {
     expect(run.outcome.citations).toHaveLength(1);
   });
 
-  it('routes a malformed first step on a file question to count_files', async () => {
-    const root = await libraryFolder({ 'x.pdf': '%PDF', 'y.pdf': '%PDF' });
+  it('routes a malformed first step on a file question to the library tool', async () => {
     const run = await runScripted({
       question: 'How many PDF files are in my library?',
       decide: [
@@ -118,10 +105,9 @@ describe('runAgent', () => {
         { tool: 'answer', inputs: { style: 'short' }, end: true },
       ],
       answer: [{ answer: 'There are 2 PDF files.' }],
-      ports: { roots: [root] },
     });
     expect(run.of('decision')[0]).toMatchObject({
-      tool: 'count_files',
+      tool: 'library',
       source: 'router',
       inputs: { kind: 'pdf' },
     });

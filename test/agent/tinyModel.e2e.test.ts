@@ -86,7 +86,7 @@ describe('agent with the tiny GGUF', () => {
   ])('completes within its limits with well-formed decisions and events: %s', async (question) => {
     const { wrapped, calls } = recording(provider);
     const tools = defaultTools().filter((t) =>
-      ['text_search', 'open_citation', 'count_files', 'answer'].includes(t.name),
+      ['text_search', 'open_citation', 'library', 'answer'].includes(t.name),
     );
     const ports = fakePorts({
       models: { chatModel: async (role) => (role === 'see' ? null : wrapped) },

@@ -88,6 +88,7 @@ export class AgentRun {
         see: seeModel !== null,
         libraryRoots: roots,
         web: (ports.webSearch?.() ?? null) !== null,
+        ...(ports.scopeLabel ? { scope: ports.scopeLabel() } : {}),
       },
     });
     const clarification = await settleReading(this.state, ports, this.options.clarify, this.sink);

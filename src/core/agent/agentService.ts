@@ -5,7 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { AgentEvent, ChatTurn, Conversation, ConversationSummary } from '../../shared/domain/agent';
+import type { Scope } from '../../shared/domain/scope';
 import { QuireError } from '../../shared/errors';
+import { scopedPorts } from './scopedPorts';
 import { ConversationStore } from './conversationStore';
 import { resolveLimits, type AgentLimits } from './limits';
 import type { AgentPorts } from './ports';
@@ -58,7 +60,7 @@ export class AgentService {
   async ask(
     question: string,
     conversationId?: string,
-    options: { clarify?: boolean; reviewPlan?: boolean } = {},
+    options: { clarify?: boolean; reviewPlan?: boolean; scope?: Scope | null } = {},
   ): Promise<{ runId: string; conversationId: string }> {
     const trimmed = question.trim();
     if (trimmed === '') throw new QuireError('invalid_input', 'The question is empty.');
@@ -72,6 +74,8 @@ export class AgentService {
     const runId = randomUUID();
     const reviewPlan = options.reviewPlan ?? false;
     let history: HistoryTurn[] = [];
+    let scope: Scope | null = null;
+    if (options.scope !== undefined) this.checkScope(options.scope);
     const turn: ChatTurn = {
       runId,
       question: trimmed,
@@ -94,9 +98,20 @@ export class AgentService {
         turns: [],
       };
       history = this.historyBefore(conversation.turns, conversation.turns.length);
-      return { ...conversation, turns: [...conversation.turns, turn] };
+      // A scope given now replaces the conversation's; none keeps it for this turn too.
+      scope = options.scope !== undefined ? options.scope : (conversation.scope ?? null);
+      return { ...conversation, scope, turns: [...conversation.turns, turn] };
     });
-    this.start(id, runId, trimmed, history, { ask: options.clarify ?? true }, { review: reviewPlan });
+    this.start(
+      id,
+      runId,
+      trimmed,
+      history,
+      { ask: options.clarify ?? true },
+      { review: reviewPlan },
+      [],
+      scope,
+    );
     return { runId, conversationId: id };
   }
 
@@ -154,6 +169,7 @@ export class AgentService {
       history: HistoryTurn[];
       clarify: ClarifyOptions;
       plan: PlanOptions;
+      scope: Scope | null;
     } | null = null;
     await this.store.update(conversationId, (current) => {
       if (!current) throw new QuireError('not_found', 'This conversation no longer exists.');
@@ -166,15 +182,16 @@ export class AgentService {
         history: this.historyBefore(current.turns, at),
         clarify: settled.clarify,
         plan: settled.plan,
+        scope: current.scope ?? null,
       };
       const turns = current.turns.map((t) =>
         t.runId === runId ? { ...t, ...settled.patch, status: 'running' as const } : t,
       );
       return { ...current, turns };
     });
-    const { question, history, clarify, plan } = resumed!;
+    const { question, history, clarify, plan, scope } = resumed!;
     const earlier = (await this.store.getTrace(runId)) ?? [];
-    this.start(conversationId, runId, question, history, clarify, plan, earlier);
+    this.start(conversationId, runId, question, history, clarify, plan, earlier, scope);
     return { runId, conversationId };
   }
 
@@ -198,8 +215,10 @@ export class AgentService {
     clarify: ClarifyOptions,
     plan: PlanOptions,
     earlier: AgentEvent[] = [],
+    scope: Scope | null = null,
   ): void {
     const controller = new AbortController();
+    const searched = this.searched(scope);
     const events: AgentEvent[] = [...earlier];
     // The run starts on a later turn of the event loop, so the caller's reply (with the run id) is sent
     // before the first event of the run.
@@ -209,7 +228,7 @@ export class AgentService {
           runId,
           question,
           history,
-          ports: this.options.ports,
+          ports: scopedPorts(this.options.ports, scope),
           limits: this.limits,
           tools: this.options.tools,
           signal: controller.signal,
@@ -247,16 +266,31 @@ export class AgentService {
                   status: outcome.status,
                   clarification: outcome.clarification ?? null,
                   planReview: outcome.planReview ?? null,
+                  searched,
                 }
               : t,
           );
           return { ...conversation, turns };
         });
-        return outcome;
+        return { ...outcome, searched };
       });
     const entry = { controller, events, done };
     this.active.set(runId, entry);
     void done.finally(() => this.active.delete(runId)).catch(() => undefined);
+  }
+
+  /** Throws when a scope names a file that is gone or admits nothing: nothing is asked of nothing. */
+  private checkScope(scope: Scope | null): void {
+    this.options.ports.resolveScope?.(scope);
+  }
+
+  /** What a run searches, in the user's words (with any collection members that are gone). */
+  private searched(scope: Scope | null): string {
+    try {
+      return this.options.ports.resolveScope?.(scope).searched ?? 'the whole library';
+    } catch (error) {
+      return error instanceof Error ? `nothing: ${error.message}` : 'nothing';
+    }
   }
 
   /** Stops a run at once; an unknown or finished run is left as it is. */

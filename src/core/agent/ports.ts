@@ -3,6 +3,7 @@
  * the library and the models; tests implement them in memory.
  */
 import type { DocumentInfo } from '../../shared/domain/library';
+import type { DocumentMatch, Scope } from '../../shared/domain/scope';
 import type { BoundingBox, SearchHit, SearchResult } from '../../shared/domain/search';
 import type { OutlineEntry } from '../documents/pdf/pdfOutline';
 import type { ModelRoles } from '../models/types';
@@ -39,7 +40,7 @@ export type ChunkSearchMode = 'bm25' | 'dense' | 'hybrid';
 export interface AgentPorts {
   searchChunks(
     query: string,
-    options: { k: number; mode?: ChunkSearchMode; documentIds?: string[] },
+    options: { k: number; mode?: ChunkSearchMode; documentIds?: string[]; scope?: Scope },
     signal?: AbortSignal,
   ): Promise<SearchHit[]>;
   /**
@@ -48,11 +49,37 @@ export interface AgentPorts {
    */
   retrieve?(
     query: string,
-    options: { k: number; mode?: ChunkSearchMode; rewrite: boolean; rerank: boolean; documentIds?: string[] },
+    options: {
+      k: number;
+      mode?: ChunkSearchMode;
+      rewrite: boolean;
+      rerank: boolean;
+      documentIds?: string[];
+      scope?: Scope;
+    },
     signal?: AbortSignal,
   ): Promise<SearchResult>;
   /** Late-interaction page search; throws QuireError 'unsupported' when no page embedder is configured. */
-  searchPages(query: string, options: { k: number }, signal?: AbortSignal): Promise<SearchHit[]>;
+  searchPages(
+    query: string,
+    options: { k: number; scope?: Scope },
+    signal?: AbortSignal,
+  ): Promise<SearchHit[]>;
+  /** Every document whose text matches, not the top k; absent where the index cannot say. */
+  searchDocuments?(query: string, options: { scope?: Scope }, signal?: AbortSignal): Promise<DocumentMatch[]>;
+  /**
+   * The documents a scope admits (null: all) and what was searched; throws when the scope names a
+   * file that is gone or admits nothing. Absent: scopes cannot be used.
+   */
+  resolveScope?(scope: Scope | null): {
+    documentIds: Set<string> | null;
+    searched: string;
+    missing: string[];
+  };
+  /** Set on a scoped run: what it searches, in the user's words. */
+  scopeLabel?(): string;
+  /** Set on a scoped run: the files inside the scope (the file tools look at no other). */
+  scopePaths?(): Promise<Set<string>>;
   openChunk(chunkId: string): Promise<OpenedChunk | null>;
   openPage(documentId: string, page: number): Promise<OpenedPage | null>;
   /** The document's bookmarks with their pages ([] when it has none); absent when nothing can read outlines. */

@@ -7,6 +7,15 @@ import { formatSource } from './tools/format';
 import type { AnyTool, JsonSchema } from './tools/types';
 import { estimateTokens, truncateToTokens } from './text';
 
+/** A scoped question is told so, and to say what its scope leaves out rather than guess beyond it. */
+function scopeText(state: AgentState): string {
+  const scope = state.capabilities.scope;
+  return scope
+    ? `Scope: the user asks only about ${scope}. Every search and file tool sees only these documents; ` +
+        'if the answer needs others, say what was left out.'
+    : '';
+}
+
 function historyText(state: AgentState): string {
   if (state.history.length === 0) return '';
   const turns = state.history.map(
@@ -40,6 +49,7 @@ export function decisionMessages(state: AgentState, tools: AnyTool[], limits: Ag
     );
   const sections = [
     `${historyText(state)}Question: ${state.question}`,
+    scopeText(state),
     requirements.length > 0 ? `Requirements:\n${requirements.map((r) => `- ${r}`).join('\n')}` : '',
     `Done so far (${state.searches} search(es), ${state.sources.openedCount()} source(s) opened):\n${done.join('\n') || '- nothing'}`,
     errors.length > 0 ? `Recent errors:\n${errors.join('\n')}` : '',
@@ -88,6 +98,7 @@ export function answerMessages(
   const requirements = describeRequirements(state.requirements);
   const sections = [
     `${historyText(state)}Question: ${state.question}`,
+    scopeText(state),
     `Sources:\n${sourcesText(state, Math.floor(limits.contextTokens * 0.6))}`,
     otherResults.length > 0
       ? `Other results:\n${truncateToTokens(otherResults.map((e) => `${e.tool}: ${e.text}`).join('\n'), Math.floor(limits.contextTokens * 0.25))}`

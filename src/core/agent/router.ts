@@ -13,16 +13,22 @@ export interface RoutedDecision {
 
 const RULES: Array<{ pattern: RegExp; tool: string; why: string }> = [
   {
+    pattern:
+      /\b(?:which|what|how many|list)\b.*\b(?:documents?|files?|pdfs?|papers?|reports?)\b.*\b(?:mentions?|contains?|talks? about|refers? to|says?|discuss(?:es)?|about)\b/i,
+    tool: 'find_documents',
+    why: 'the question asks which documents mention something',
+  },
+  {
     pattern: /\bhow many\b.*\b(?:pdfs?|files?|documents?)\b/i,
-    tool: 'count_files',
-    why: 'the question counts files',
+    tool: 'library',
+    why: 'the question counts documents',
   },
   {
     pattern: /\b(?:folder|directory)\s+(?:tree|structure|layout)\b/i,
     tool: 'directory_tree',
     why: 'the question asks for the folder structure',
   },
-  { pattern: /\blist\b/i, tool: 'list_files', why: 'the question asks for a list of files' },
+  { pattern: /\blist\b/i, tool: 'library', why: 'the question asks for a list of documents' },
 ];
 
 export function routeByKeywords(state: AgentState, available: AnyTool[]): RoutedDecision {

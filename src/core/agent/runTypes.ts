@@ -36,4 +36,6 @@ export interface RunOutcome {
   insufficiencies: string[];
   error: string | null;
   events: AgentEvent[];
+  /** What the run searched, in the user's words. */
+  searched?: string;
 }

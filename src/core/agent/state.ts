@@ -59,7 +59,13 @@ export interface AgentState {
   /** Tools found unusable during this run (e.g. no page embedder). */
   readonly disabledTools: Set<string>;
   /** `web`: web search is on for this run (the user's setting). */
-  readonly capabilities: { see: boolean; libraryRoots: string[]; web: boolean };
+  readonly capabilities: {
+    see: boolean;
+    libraryRoots: string[];
+    web: boolean;
+    /** What a scoped question searches, in the user's words; absent for the whole library. */
+    scope?: string;
+  };
   /** Why the last answer draft was rejected; empty once a draft passes. */
   validationProblems: string[];
   /** Set when limits ran out and the answer must state what is missing. */

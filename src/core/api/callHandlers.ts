@@ -22,13 +22,32 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
     'library.resume': async () => core.ingestion.resume(),
     'library.cancel': async () => core.ingestion.cancel(),
     'library.progress': async () => core.ingestion.progress(),
-    'search.query': async ({ query, k, mode }) =>
-      mode === 'pages'
-        ? { hits: await core.index.search.pages(query, { k }), mode, notice: null }
-        : searchChunks(chunkSearchDeps(core), query, { k, ...(mode ? { mode } : {}) }),
+    'search.query': async ({ query, k, mode, scope }) => {
+      // Resolved first, so a scope naming a vanished file fails before anything is searched.
+      const { searched } = core.index.search.resolveScope(scope);
+      const filter = scope ? { scope } : {};
+      if (mode === 'pages')
+        return { hits: await core.index.search.pages(query, { k, filter }), mode, notice: null, searched };
+      const found = await searchChunks(chunkSearchDeps(core), query, {
+        k,
+        ...(mode ? { mode } : {}),
+        ...(scope ? { scope } : {}),
+      });
+      return { ...found, searched };
+    },
+    'search.documents': async ({ query, scope }) => ({
+      searched: core.index.search.resolveScope(scope).searched,
+      documents: await core.index.search.documents(query, { filter: scope ? { scope } : {} }),
+    }),
     'search.notice': async () => ({ notice: currentSearchNotice(chunkSearchDeps(core)) }),
-    'search.retrieve': ({ query, k, mode, rewrite, rerank }) =>
-      core.retrieval.search(query, { k, rewrite, rerank, ...(mode ? { mode } : {}) }),
+    'search.retrieve': ({ query, k, mode, rewrite, rerank, scope }) =>
+      core.retrieval.search(query, {
+        k,
+        rewrite,
+        rerank,
+        ...(mode ? { mode } : {}),
+        ...(scope ? { scope } : {}),
+      }),
     'webSearch.settings': async () => core.web.settings.current,
     'webSearch.configure': (change) =>
       core.web.settings.update(Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined))),
@@ -54,8 +73,12 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
     'models.chooseRole': ({ role, choice }) => core.modelSettings.chooseRole(role, choice),
     'models.setServers': ({ servers }) => core.modelSettings.setServers(servers),
     'memory.budget': async () => core.memory.budget,
-    'chat.ask': ({ question, conversationId, clarify, reviewPlan }) =>
-      core.agent.ask(question, conversationId, { clarify, reviewPlan }),
+    'chat.ask': ({ question, conversationId, clarify, reviewPlan, scope }) =>
+      core.agent.ask(question, conversationId, {
+        clarify,
+        reviewPlan,
+        ...(scope !== undefined ? { scope } : {}),
+      }),
     'chat.clarify': ({ conversationId, runId, choice }) => core.agent.clarify(conversationId, runId, choice),
     'chat.approvePlan': ({ conversationId, runId, subQuestions }) =>
       core.agent.approvePlan(conversationId, runId, subQuestions),
@@ -66,6 +89,19 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
     'chat.conversations': () => core.agent.conversations(),
     'chat.conversation': ({ conversationId }) => core.agent.conversation(conversationId),
     'chat.trace': ({ runId }) => core.agent.trace(runId),
+    'collections.list': async () => core.index.collections.list(),
+    'collections.create': ({ name }) => core.index.collections.create(name),
+    'collections.rename': ({ name, to }) => core.index.collections.rename(name, to),
+    'collections.delete': async ({ name }) => {
+      await core.index.collections.delete(name);
+      return null;
+    },
+    // A path must hold library documents now: nothing outside the library gets into a collection.
+    'collections.add': ({ name, paths }) => {
+      core.index.search.resolveScope({ paths });
+      return core.index.collections.add(name, paths);
+    },
+    'collections.remove': ({ name, paths }) => core.index.collections.remove(name, paths),
     'updates.status': async () => core.updates.status(),
     'updates.setEnabled': ({ enabled }) => core.updates.setEnabled(enabled),
     'updates.check': () => core.updates.check(),

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { ClarificationChoice } from '../../shared/domain/agent';
+import type { Scope } from '../../shared/domain/scope';
 import { QuireError } from '../../shared/errors';
 import { AnswerPrinter, EXIT_CODES } from './answerPrinter';
 import { noModelHelp, startModelCore, type ModelCommandOptions } from './modelCommands';
@@ -53,7 +54,7 @@ async function reviewOnTerminal(subQuestions: string[]): Promise<string[]> {
  */
 export async function askCommand(
   question: string | undefined,
-  options: ModelCommandOptions & { clarify?: boolean; reviewPlan?: boolean },
+  options: ModelCommandOptions & { clarify?: boolean; reviewPlan?: boolean; scope?: Scope | null },
 ): Promise<void> {
   if (!question)
     throw new QuireError('invalid_input', 'Usage: quire ask "<question>" [--model PATH.gguf] [--json]');
@@ -85,6 +86,7 @@ export async function askCommand(
     const { runId, conversationId } = await core.agent.ask(question, undefined, {
       clarify: (options.clarify ?? true) && interactive,
       reviewPlan: (options.reviewPlan ?? false) && interactive,
+      ...(options.scope ? { scope: options.scope } : {}),
     });
     let outcome = await core.agent.waitForRun(runId);
     while (outcome?.status === 'paused' && (outcome.clarification || outcome.planReview)) {
@@ -112,12 +114,14 @@ export async function askCommand(
         answer: outcome?.answer ?? '',
         citations,
         insufficiencies: outcome?.insufficiencies ?? [],
+        searched: outcome?.searched ?? 'the whole library',
         error: outcome?.error ?? null,
         // Streamed tokens are left out: the kept answer is above, and a rejected draft is not shown.
         trace: (outcome?.events ?? (await core.agent.trace(runId))).filter((event) => event.type !== 'token'),
       });
     } else {
       printer?.finish(citations);
+      if (options.scope) console.log(`Searched: ${outcome?.searched ?? 'the scope'}.`);
       if (status === 'unverified') {
         for (const problem of outcome?.insufficiencies ?? []) console.log(`Not verified: ${problem}`);
       }

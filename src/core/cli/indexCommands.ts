@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { DocumentInfo } from '../../shared/domain/library';
+import type { DocumentsResult, Scope } from '../../shared/domain/scope';
 import { SearchMode, type SearchResult } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
 import { createCore, type Core } from '../createCore';
@@ -195,6 +196,10 @@ export async function searchCommand(
     rewrite: boolean;
     rerank: boolean;
     rerankerPath: string | null;
+    /** Only these files, folders or collections. */
+    scope?: Scope | null;
+    /** Every matching document (`{path, matches, page}`), not the top k passages. */
+    documents?: boolean;
   } & ModelLaunchOptions,
 ): Promise<void> {
   if (!query)
@@ -218,8 +223,11 @@ export async function searchCommand(
   });
   await core.start();
   try {
+    const scope = options.scope ? { scope: options.scope } : {};
+    if (options.documents) return await printDocuments(core, query, scope, options.json);
     if (mode?.data === 'pages') await attachPageEmbedder(core, options.pageEmbedderPath);
     const result = await core.dispatch('search.retrieve', {
+      ...scope,
       query,
       k: options.k,
       rewrite: options.rewrite,
@@ -240,6 +248,7 @@ export async function searchCommand(
       printJson(hits);
       return;
     }
+    if (options.scope) console.log(`Searched ${found.searched ?? 'the scope'}.`);
     if (found.forms.length > 1)
       console.log(`Searched: ${found.forms.map((form) => `"${form.text}"`).join(', ')}`);
     if (found.rerankedBy)
@@ -252,6 +261,30 @@ export async function searchCommand(
   } finally {
     await core.close();
   }
+}
+
+/** `quire search TERM --documents`: every document that matches, as `{path, matches, page}`. */
+async function printDocuments(
+  core: Core,
+  query: string,
+  scope: { scope?: Scope },
+  json: boolean,
+): Promise<void> {
+  const result = await core.dispatch('search.documents', { query, ...scope });
+  if (!result.ok) throw new QuireError(result.error.code, result.error.message);
+  const found = result.value as DocumentsResult;
+  const rows = found.documents.map((d) => ({
+    path: d.path,
+    matches: d.matches,
+    page: d.page,
+    snippet: d.snippet,
+  }));
+  if (json) return printJson(rows);
+  console.log(
+    `${rows.length} ${rows.length === 1 ? 'document matches' : 'documents match'} in ${found.searched}.`,
+  );
+  for (const row of rows)
+    console.log(`${row.path}  ${row.matches} passage(s), best p.${row.page}\n    ${row.snippet}`);
 }
 
 /** Loads the given page embedder for this search, when it is the one the library's page vectors came from. */

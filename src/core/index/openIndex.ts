@@ -6,9 +6,11 @@ import {
   type PageImageSlots,
 } from './content/indexContent';
 import { IndexRecognizedText, type RecognizedText } from './content/recognizedText';
+import { IndexCollections, type CollectionStore } from './documents/collections';
 import { IndexDocuments, type DocumentCatalog } from './documents/documentCatalog';
 import { IndexMaintenance, type Maintenance } from './maintenance/indexMaintenance';
 import { IndexSearch, type Searcher } from './search/indexSearch';
+import { resolveScope } from './search/scopeResolver';
 import { IndexTables } from './tables';
 import { IndexVectors, type VectorSets } from './vectors/indexVectors';
 import type { PageKernelFactory } from './vectors/pageKernel';
@@ -44,6 +46,8 @@ export class Index {
   private constructor(
     private readonly tables: IndexTables,
     readonly documents: DocumentCatalog,
+    /** Saved scopes, kept beside the documents. */
+    readonly collections: CollectionStore,
     readonly content: ContentStore & PageImageSlots,
     /** Scanned pages: which await OCR, and the text once they are read. */
     readonly recognized: RecognizedText,
@@ -88,14 +92,23 @@ export class Index {
         options.onContentRemoved,
       );
       await documents.load();
+      const collections = new IndexCollections(tables);
+      await collections.load();
       await vectors.load();
       if (!tables.readOnly) await content.removeGarbage();
       await fullText.load();
       if (!tables.readOnly) await fullText.ensure();
       const recognized = new IndexRecognizedText(tables, fullText, vectors, awaitingText);
-      const search = new IndexSearch(tables, documents, () => content.referencedHashes(), fullText, vectors);
+      const search = new IndexSearch(
+        tables,
+        documents,
+        () => content.referencedHashes(),
+        fullText,
+        vectors,
+        (scope) => resolveScope(scope, documents.list(), collections),
+      );
       const maintenance = new IndexMaintenance(tables, documents, fullText, vectors, options.vectorIndexRows);
-      return new Index(tables, documents, content, recognized, vectors, search, maintenance, {
+      return new Index(tables, documents, collections, content, recognized, vectors, search, maintenance, {
         vectors,
         documents,
         fullText,

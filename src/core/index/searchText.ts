@@ -36,7 +36,17 @@ export function chunkSearchText(parts: {
   title: string | null;
   fileName: string | null;
 }): string {
-  return [parts.title, parts.fileName, parts.heading, parts.text].filter((p) => p && p.trim()).join('\n');
+  const joined = hyphenatedWords(parts.text);
+  return [parts.title, parts.fileName, parts.heading, parts.text, joined]
+    .filter((p) => p && p.trim())
+    .join('\n');
+}
+
+/** A word a line break split with a hyphen ("inter-\nface"), joined: its halves alone would not match it. */
+const LINE_BREAK_HYPHEN = /(\p{L}+)-[ \t]*\r?\n[ \t]*(\p{Ll}+)/gu;
+
+function hyphenatedWords(text: string): string {
+  return [...text.matchAll(LINE_BREAK_HYPHEN)].map((m) => `${m[1]}${m[2]}`).join(' ');
 }
 
 function queryTerms(query: string): string[] {

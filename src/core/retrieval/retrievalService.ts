@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import type { Scope } from '../../shared/domain/scope';
 import type { SearchHit, SearchMode } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
 import type { Index } from '../index/openIndex';
@@ -56,6 +57,8 @@ export type SearchOptions = Omit<RetrieveOptions, 'mode'> & {
   mode?: SearchMode;
   /** Only these documents (a clarified question's scope, a referenced document). */
   documentIds?: string[];
+  /** The caller's scope, applied by the index before ranking. */
+  scope?: Scope;
 };
 
 export class RetrievalService {
@@ -68,7 +71,8 @@ export class RetrievalService {
     const index = this.deps.index();
     const found = await retrieve(
       {
-        search: (text, o) => this.searchIndex(index, text, { ...o, documentIds: options.documentIds }),
+        search: (text, o) =>
+          this.searchIndex(index, text, { ...o, documentIds: options.documentIds, scope: options.scope }),
         passageText: (hit) => this.passageText(index, hit),
         reranker: () => this.reranker(),
         chatModel: () => this.deps.chatModel(),
@@ -76,7 +80,8 @@ export class RetrievalService {
       query,
       options,
     );
-    return notice ? { ...found, notes: [...found.notes, notice] } : found;
+    const searched = index.search.resolveScope(options.scope).searched;
+    return { ...found, notes: notice ? [...found.notes, notice] : found.notes, searched };
   }
 
   /** The reranker GGUF in use, or null when none is configured or downloaded. */
@@ -157,11 +162,20 @@ export class RetrievalService {
   private searchIndex(
     index: Index,
     text: string,
-    options: { k: number; mode?: SearchMode; documentIds?: string[] | undefined; signal?: AbortSignal },
+    options: {
+      k: number;
+      mode?: SearchMode;
+      documentIds?: string[] | undefined;
+      scope?: Scope | undefined;
+      signal?: AbortSignal;
+    },
   ): Promise<SearchHit[]> {
     const common = {
       k: options.k,
-      ...(options.documentIds ? { filter: { documentIds: options.documentIds } } : {}),
+      filter: {
+        ...(options.documentIds ? { documentIds: options.documentIds } : {}),
+        ...(options.scope ? { scope: options.scope } : {}),
+      },
       ...(options.signal ? { signal: options.signal } : {}),
     };
     if (options.mode === 'pages') return index.search.pages(text, common);

@@ -41,6 +41,8 @@ export interface Retrieval {
   rerankedBy: RerankedBy | null;
   /** What fell back or was skipped, in words for the trace. */
   notes: string[];
+  /** What was searched, in the user's words (set by the caller that knows the scope). */
+  searched?: string;
 }
 
 /** Candidates each form brings to fusion, and the most that are re-ranked. */

@@ -4,6 +4,7 @@
  * dense search cannot run without embeddings) or a notice (a hybrid search ran on BM25 alone).
  */
 import type { RoleResolution } from '../../shared/domain/models';
+import type { Scope } from '../../shared/domain/scope';
 import type { ChunkSearchResult, SearchHit } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
 import type { EmbedderStatus } from '../index/vectors/indexVectors';
@@ -13,7 +14,7 @@ export type ChunkMode = 'bm25' | 'dense' | 'hybrid';
 export interface ChunkSearchDeps {
   search(
     query: string,
-    options: { k: number; mode: ChunkMode; signal?: AbortSignal; documentIds?: string[] },
+    options: { k: number; mode: ChunkMode; signal?: AbortSignal; documentIds?: string[]; scope?: Scope },
   ): Promise<SearchHit[]>;
   /** The index's text vectors: which embedder made them and whether queries can use them now. */
   textVectors(): EmbedderStatus;
@@ -62,11 +63,12 @@ export function checkSearchMode(
 export async function searchChunks(
   deps: ChunkSearchDeps,
   query: string,
-  options: { k: number; mode?: ChunkMode; signal?: AbortSignal; documentIds?: string[] },
+  options: { k: number; mode?: ChunkMode; signal?: AbortSignal; documentIds?: string[]; scope?: Scope },
 ): Promise<ChunkSearchResult> {
   const signal = {
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.documentIds ? { documentIds: options.documentIds } : {}),
+    ...(options.scope ? { scope: options.scope } : {}),
   };
   const role = deps.embedRole();
   const reason = missingVectorsReason(deps.textVectors(), role);

@@ -4,8 +4,11 @@ import type { ChunkSearchDeps } from './chunkSearch';
 /** Text search over the core's index, with the embed role and advice the notices speak of. */
 export function chunkSearchDeps(core: Pick<CoreServices, 'index' | 'models'>): ChunkSearchDeps {
   return {
-    search: (query, { documentIds, ...options }) =>
-      core.index.search.chunks(query, { ...options, ...(documentIds ? { filter: { documentIds } } : {}) }),
+    search: (query, { documentIds, scope, ...options }) =>
+      core.index.search.chunks(query, {
+        ...options,
+        filter: { ...(documentIds ? { documentIds } : {}), ...(scope ? { scope } : {}) },
+      }),
     textVectors: () => core.index.vectors.status().text,
     embedRole: () => core.models.status().roles.find((role) => role.role === 'embed')!,
     embedAdvice: () => core.models.advice('embed'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Scope } from './scope';
 import { BoundingBox } from './search';
 
 export const Citation = z.object({
@@ -181,6 +182,8 @@ export const ChatTurn = z.object({
   reviewPlan: z.boolean().default(false),
   /** The reading the user chose when asked (null: they let Quire choose); kept so a later resume keeps it. */
   chosenReading: ClarificationChoice.nullable().optional(),
+  /** What the run searched, in the user's words ("the whole library", a folder, a collection). */
+  searched: z.string().optional(),
 });
 export type ChatTurn = z.infer<typeof ChatTurn>;
 
@@ -189,6 +192,8 @@ export const Conversation = z.object({
   title: z.string(),
   createdAt: z.number(),
   turns: z.array(ChatTurn),
+  /** What this conversation searches, kept across turns and restarts; absent or null: the whole library. */
+  scope: Scope.nullable().optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 

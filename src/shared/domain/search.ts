@@ -51,6 +51,8 @@ export const ChunkSearchResult = z.object({
   mode: SearchMode,
   /** Set when the search ran differently from what was asked (e.g. BM25 only: no embeddings). */
   notice: z.string().nullable(),
+  /** What was searched, in the user's words ("the whole library", a folder, a collection). */
+  searched: z.string().optional(),
 });
 export type ChunkSearchResult = z.infer<typeof ChunkSearchResult>;
 
@@ -64,6 +66,8 @@ export const SearchResult = z.object({
   rerankedBy: z.enum(['reranker', 'listwise']).nullable(),
   /** What fell back or was skipped (e.g. the reranker ran out of time). */
   notes: z.array(z.string()),
+  /** What was searched, in the user's words. */
+  searched: z.string().optional(),
 });
 export type SearchResult = z.infer<typeof SearchResult>;
 

@@ -24,6 +24,7 @@ import {
   SetupRole,
 } from '../domain/models';
 import { PageText } from '../domain/pages';
+import { Collection, CollectionName, DocumentsResult, Scope } from '../domain/scope';
 import { ChunkSearchResult, PageImage, SearchMode, SearchResult } from '../domain/search';
 import { WebSearchSettings, WebUrl } from '../domain/web';
 import { UpdateStatus } from '../domain/updates';
@@ -66,9 +67,16 @@ export const calls = {
         query: z.string().min(1).max(2000),
         k: z.number().int().min(1).max(100).default(10),
         mode: SearchMode.optional(),
+        /** Only these documents, folders or collections, applied before ranking. */
+        scope: Scope.optional(),
       })
       .strict(),
     output: ChunkSearchResult,
+  },
+  /** Every document in scope whose text matches (not the top k), with its count of matching passages. */
+  'search.documents': {
+    input: z.object({ query: z.string().min(1).max(2000), scope: Scope.optional() }).strict(),
+    output: DocumentsResult,
   },
   /** Set while text searches run on BM25 alone, saying why (no embedding model, vectors not ready). */
   'search.notice': { input: empty, output: z.object({ notice: z.string().nullable() }) },
@@ -83,6 +91,7 @@ export const calls = {
         rewrite: z.boolean().default(false),
         /** Re-rank the results with the reranker model, else the chat model. */
         rerank: z.boolean().default(false),
+        scope: Scope.optional(),
       })
       .strict(),
     output: SearchResult,
@@ -155,6 +164,11 @@ export const calls = {
         clarify: z.boolean().default(true),
         /** Show the sub-questions of a compound question for approval first (a `plan_review` event). */
         reviewPlan: z.boolean().default(false),
+        /**
+         * What to search: kept by the conversation for later turns and restarts. Absent keeps the
+         * conversation's scope; null (or an empty scope) asks the whole library again.
+         */
+        scope: Scope.nullable().optional(),
       })
       .strict(),
     output: z.object({ runId: z.string(), conversationId: z.string() }),
@@ -181,6 +195,23 @@ export const calls = {
   'chat.conversations': { input: empty, output: z.array(ConversationSummary) },
   'chat.conversation': { input: z.object({ conversationId: id }).strict(), output: Conversation },
   'chat.trace': { input: z.object({ runId: id }).strict(), output: z.array(AgentEvent) },
+  'collections.list': { input: empty, output: z.array(Collection) },
+  'collections.create': { input: z.object({ name: CollectionName }).strict(), output: Collection },
+  'collections.rename': {
+    input: z.object({ name: CollectionName, to: CollectionName }).strict(),
+    output: Collection,
+  },
+  /** Deletes the collection only: its documents stay in the library. */
+  'collections.delete': { input: z.object({ name: CollectionName }).strict(), output: z.null() },
+  /** Adds documents or folders (absolute paths inside the library). */
+  'collections.add': {
+    input: z.object({ name: CollectionName, paths: z.array(absolutePath).min(1).max(1000) }).strict(),
+    output: Collection,
+  },
+  'collections.remove': {
+    input: z.object({ name: CollectionName, paths: z.array(absolutePath).min(1).max(1000) }).strict(),
+    output: Collection,
+  },
   'updates.status': { input: empty, output: UpdateStatus },
   /** Turning checks on checks at once; nothing is downloaded without `updates.download`. */
   'updates.setEnabled': { input: z.object({ enabled: z.boolean() }).strict(), output: UpdateStatus },

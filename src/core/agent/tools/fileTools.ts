@@ -3,6 +3,7 @@ import { extname, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { foldersFor, resolveInLibrary, walkFiles, type WalkedFile } from './libraryPaths';
 import { choiceField, objectSchema, textField } from './schema';
+import type { AgentPorts } from '../ports';
 import type { Tool } from './types';
 
 const KINDS = ['pdf', 'markdown', 'text', 'all'] as const;
@@ -27,14 +28,22 @@ const folderInput = z.string().trim().max(300).default('');
 const noRoots = (state: { capabilities: { libraryRoots: string[] } }) =>
   state.capabilities.libraryRoots.length > 0;
 
-async function filesUnder(folder: string, roots: string[], signal: AbortSignal, maxDepth = 64) {
+async function filesUnder(
+  folder: string,
+  roots: string[],
+  signal: AbortSignal,
+  ports: Pick<AgentPorts, 'scopePaths'>,
+  maxDepth = 64,
+) {
   const folders = await foldersFor(folder, roots);
   const walks = await Promise.all(
     folders.map((f) => walkFiles(f, { roots, maxDepth, maxFiles: MAX_WALK, signal })),
   );
+  // A scoped question sees only the files of its scope.
+  const inScope = ports.scopePaths ? await ports.scopePaths() : null;
   return {
     folders,
-    files: walks.flatMap((w) => w.files),
+    files: walks.flatMap((w) => w.files).filter((f) => !inScope || inScope.has(f.path)),
     truncated: walks.some((w) => w.truncated),
   };
 }
@@ -49,7 +58,7 @@ export const countFiles: Tool<{ kind: Kind; folder: string }> = {
   defaultInputs: (state) => ({ kind: /\bpdfs?\b/i.test(state.question) ? 'pdf' : 'all', folder: '' }),
   async *run(inputs, { state, ports, signal }) {
     const roots = state.capabilities.libraryRoots;
-    const { folders, files, truncated } = await filesUnder(inputs.folder, roots, signal);
+    const { folders, files, truncated } = await filesUnder(inputs.folder, roots, signal, ports);
     const matching = files.filter((f) => matchesKind(f.path, inputs.kind));
     const documents = await ports.libraryDocuments();
     const indexed = documents.filter(
@@ -89,8 +98,13 @@ export const listFiles: Tool<{ kind: Kind; folder: string; limit: number }> = {
     folder: '',
     limit: 50,
   }),
-  async *run(inputs, { state, signal }) {
-    const { folders, files } = await filesUnder(inputs.folder, state.capabilities.libraryRoots, signal);
+  async *run(inputs, { state, signal, ports }) {
+    const { folders, files } = await filesUnder(
+      inputs.folder,
+      state.capabilities.libraryRoots,
+      signal,
+      ports,
+    );
     const matching = files.filter((f) => matchesKind(f.path, inputs.kind));
     const shown = matching.slice(0, inputs.limit);
     const lines = shown.map((f) => `${f.path} (${formatBytes(f.stats.size)})`);
@@ -117,6 +131,14 @@ export const fileMetadata: Tool<{ path: string }> = {
   defaultInputs: () => ({ path: '' }),
   async *run(inputs, { state, ports }) {
     const real = await resolveInLibrary(inputs.path, state.capabilities.libraryRoots);
+    if (ports.scopePaths && !(await ports.scopePaths()).has(real)) {
+      yield {
+        type: 'error',
+        message: `${real} is outside this question's scope.`,
+        suggestion: 'Answer from the documents in scope, and say what was left out.',
+      };
+      return;
+    }
     const stats = await stat(real);
     const document = (await ports.libraryDocuments()).find((d) => d.path === real);
     const facts = [
@@ -140,9 +162,9 @@ export const grepFiles: Tool<{ pattern: string; folder: string }> = {
   ends: false,
   isAvailable: noRoots,
   defaultInputs: (state) => ({ pattern: state.question.slice(0, 200), folder: '' }),
-  async *run(inputs, { state, signal }) {
+  async *run(inputs, { state, signal, ports }) {
     const needle = inputs.pattern.toLowerCase();
-    const { files } = await filesUnder(inputs.folder, state.capabilities.libraryRoots, signal);
+    const { files } = await filesUnder(inputs.folder, state.capabilities.libraryRoots, signal, ports);
     const hits: string[] = [];
     for (const file of files) {
       if (hits.length >= 50) break;
@@ -193,8 +215,13 @@ export const directoryTree: Tool<{ folder: string; depth: number }> = {
   ends: false,
   isAvailable: noRoots,
   defaultInputs: () => ({ folder: '', depth: 2 }),
-  async *run(inputs, { state, signal }) {
-    const { folders, files } = await filesUnder(inputs.folder, state.capabilities.libraryRoots, signal);
+  async *run(inputs, { state, signal, ports }) {
+    const { folders, files } = await filesUnder(
+      inputs.folder,
+      state.capabilities.libraryRoots,
+      signal,
+      ports,
+    );
     const lines: string[] = [];
     for (const folder of folders) {
       const counts = new Map<string, number>();

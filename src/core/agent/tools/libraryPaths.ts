@@ -42,7 +42,7 @@ export async function resolveInLibrary(input: string, roots: string[]): Promise<
   }
   if (sawOutside) throw outside(input, roots);
   throw new QuireError('not_found', `"${input}" does not exist in the library.`, {
-    suggestion: 'Use list_files or directory_tree to see the paths that exist.',
+    suggestion: 'Use library or directory_tree to see the paths that exist.',
   });
 }
 
@@ -53,7 +53,7 @@ export async function foldersFor(folder: string, roots: string[]): Promise<strin
   const real = await resolveInLibrary(trimmed, roots);
   if (!(await stat(real)).isDirectory()) {
     throw new QuireError('not_a_folder', `"${folder}" is a file, not a folder.`, {
-      suggestion: 'Use file_metadata for a single file.',
+      suggestion: 'Use library with part of its name for a single file.',
     });
   }
   return [real];

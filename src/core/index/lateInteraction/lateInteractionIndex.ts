@@ -95,15 +95,17 @@ export class LateInteractionIndex {
     this.compactIfWasteful();
   }
 
-  search(query: Float32Array, queryCount: number, k: number): PageHit[] {
+  search(query: Float32Array, queryCount: number, k: number, allow?: (key: string) => boolean): PageHit[] {
     if (k <= 0 || queryCount <= 0 || this.store.size === 0) return [];
     if (query.length < queryCount * this.dimensions) {
       throw new Error(`Expected ${queryCount * this.dimensions} query values, got ${query.length}`);
     }
     this.scorer.setLeft(query, queryCount);
     const keep = Math.min(k, this.store.size);
-    const candidates =
-      this.codebook && this.store.size > Math.max(this.settings.candidates, keep)
+    // A scope scores every page it admits exactly: a scoped page never loses to pages outside it.
+    const candidates = allow
+      ? [...this.liveSlots()].filter((slot) => allow(this.store.keyOf(slot)))
+      : this.codebook && this.store.size > Math.max(this.settings.candidates, keep)
         ? this.coarseCandidates(query, queryCount, this.codebook, Math.max(this.settings.candidates, keep))
         : this.liveSlots();
     const best = new TopK(keep);

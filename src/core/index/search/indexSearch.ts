@@ -1,3 +1,4 @@
+import type { DocumentMatch, Scope } from '../../../shared/domain/scope';
 import type { SearchHit, SearchMode } from '../../../shared/domain/search';
 import { QuireError } from '../../../shared/errors';
 import { abortable } from '../../common/abortable';
@@ -13,7 +14,8 @@ import type { ActiveVectors } from '../vectors/indexVectors';
 import { packNormalised } from '../vectors/pageKernel';
 import { applyDocumentPrior, DOCUMENT_PRIOR_DEPTH } from './documentPrior';
 import { reciprocalRankFusion } from './fusion';
-import { ownerFor, scopeFor, type SearchFilter, type SearchScope } from './searchScope';
+import type { ResolvedScope } from './scopeResolver';
+import { ownerFor, scopeFor, type ContentScope, type SearchFilter } from './searchScope';
 
 export type { SearchFilter } from './searchScope';
 
@@ -37,11 +39,20 @@ export interface PageSearchOptions {
   signal?: AbortSignal;
 }
 
+export interface DocumentSearchOptions {
+  filter?: SearchFilter;
+  signal?: AbortSignal;
+}
+
 /** BM25, dense and hybrid search over chunks; late-interaction search over pages. */
 export interface Searcher {
   chunks(query: string, options?: ChunkSearchOptions): Promise<SearchHit[]>;
   /** Late-interaction page search with the active page embedder; exact MaxSim scores. */
   pages(query: string, options?: PageSearchOptions): Promise<SearchHit[]>;
+  /** Every document whose text matches the words (BM25's matching, no top k), most matches first. */
+  documents(query: string, options?: DocumentSearchOptions): Promise<DocumentMatch[]>;
+  /** The documents a scope admits and what it names that is gone; throws when it admits nothing. */
+  resolveScope(scope: Scope | null | undefined): ResolvedScope;
 }
 
 interface ChunkRow {
@@ -65,7 +76,62 @@ export class IndexSearch implements Searcher {
     private readonly stored: () => Set<string>,
     private readonly fullText: FullTextIndexes,
     private readonly vectors: ActiveVectors,
+    private readonly resolver: (scope: Scope | null | undefined) => ResolvedScope,
   ) {}
+
+  resolveScope(scope: Scope | null | undefined): ResolvedScope {
+    return this.resolver(scope);
+  }
+
+  /** The content a search may read: its filter and scope, resolved, as an exact SQL prefilter. */
+  private contentScope(filter: SearchFilter | undefined): ContentScope {
+    const inScope = filter?.scope ? this.resolver(filter.scope).documentIds : null;
+    return scopeFor(this.owners, this.stored(), filter, inScope);
+  }
+
+  async documents(query: string, options: DocumentSearchOptions = {}): Promise<DocumentMatch[]> {
+    this.tables.assertOpen();
+    const { signal } = options;
+    signal?.throwIfAborted();
+    const words = ftsQuery(typeof query === 'string' ? query : '');
+    if (!words) throw new QuireError('invalid_input', 'Type some words to search for.');
+    const scope = this.contentScope(options.filter);
+    if (scope.allowed.size === 0 || !this.fullText.ready) return [];
+    await abortable(this.fullText.foldPending(), signal);
+    // Every matching chunk, not the top k: the limit is the number of rows that could match.
+    const rows = await abortable(this.tables.chunks.countRows(scope.where ?? undefined), signal);
+    if (rows === 0) return [];
+    const search = this.tables.chunks
+      .query()
+      .fullTextSearch(words, { columns: 'search_text' })
+      .select(['content_hash', 'page', 'text', '_score'])
+      .limit(rows);
+    if (scope.where) search.where(scope.where);
+    const found = (await abortable(search.toArray(), signal)) as Array<ChunkRow & { _score: number }>;
+    const byHash = new Map<string, { matches: number; best: ChunkRow & { _score: number } }>();
+    for (const row of found) {
+      const entry = byHash.get(row.content_hash);
+      if (!entry) byHash.set(row.content_hash, { matches: 1, best: row });
+      else {
+        entry.matches++;
+        if (row._score > entry.best._score) entry.best = row;
+      }
+    }
+    const matches: DocumentMatch[] = [];
+    for (const [hash, { matches: count, best }] of byHash) {
+      for (const document of this.owners.owners().get(hash) ?? []) {
+        if (scope.admits && !scope.admits(document)) continue;
+        matches.push({
+          documentId: document.id,
+          path: document.path,
+          matches: count,
+          page: Number(best.page),
+          snippet: snippetAround(best.text, query),
+        });
+      }
+    }
+    return matches.sort((a, b) => b.matches - a.matches || a.path.localeCompare(b.path));
+  }
 
   async chunks(query: string, options: ChunkSearchOptions = {}): Promise<SearchHit[]> {
     this.tables.assertOpen();
@@ -77,9 +143,9 @@ export class IndexSearch implements Searcher {
     const embedder = this.vectors.textEmbedder();
     const requested = options.mode ?? (embedder ? 'hybrid' : 'bm25');
     const mode: SearchMode = embedder ? requested : 'bm25';
-    const scope = scopeFor(this.owners, this.stored(), options.filter);
+    const scope = this.contentScope(options.filter);
     if (scope.allowed.size === 0) return [];
-    const hit = (row: ChunkRow, score: number) => this.chunkHit(row, score, query, mode, options.filter);
+    const hit = (row: ChunkRow, score: number) => this.chunkHit(row, score, query, mode, scope);
     const prior = options.documentPrior ?? true;
 
     if (mode === 'bm25') {
@@ -131,30 +197,25 @@ export class IndexSearch implements Searcher {
         'Page search needs a page embedder whose vectors are complete.',
       );
     }
-    const scope = scopeFor(this.owners, this.stored(), options.filter);
+    const scope = this.contentScope(options.filter);
     if (scope.allowed.size === 0 || kernel.size === 0) return [];
     const vectors = await abortable(embedder.embedQuery(query, signal ? { signal } : {}), signal);
     if (vectors.length === 0) return [];
     const packed = packNormalised(vectors, embedder.dimensions);
-    // Hidden or filtered-out pages are skipped afterwards, so ask for enough to fill k.
-    let depth = k * 2;
-    for (;;) {
-      signal?.throwIfAborted();
-      const candidates = kernel.search(packed, vectors.length, depth);
-      const kept = candidates.filter((found) =>
-        scope.allowed.has(found.key.slice(0, found.key.lastIndexOf(':'))),
-      );
-      if (kept.length >= k || candidates.length < depth || depth >= kernel.size) {
-        return this.pageHits(kept.slice(0, k), query, options.filter, signal);
-      }
-      depth *= 4;
-    }
+    // Pages outside the scope (or hidden) are never scored, so the k best in scope come back; with
+    // nothing to leave out, the kernel keeps its fast candidate search.
+    const allow =
+      scope.where === null
+        ? undefined
+        : (key: string) => scope.allowed.has(key.slice(0, key.lastIndexOf(':')));
+    const ranked = kernel.search(packed, vectors.length, k, allow);
+    return this.pageHits(ranked, query, scope, signal);
   }
 
   private async pageHits(
     ranked: Array<{ key: string; score: number }>,
     query: string,
-    filter: SearchFilter | undefined,
+    scope: ContentScope,
     signal: AbortSignal | undefined,
   ): Promise<SearchHit[]> {
     const rows = new Map<string, Record<string, unknown>>();
@@ -169,7 +230,7 @@ export class IndexSearch implements Searcher {
     }
     return ranked.flatMap((found) => {
       const row = rows.get(found.key);
-      const owner = row ? ownerFor(this.owners, String(row.content_hash), filter) : undefined;
+      const owner = row ? ownerFor(this.owners, String(row.content_hash), scope) : undefined;
       if (!row || !owner) return [];
       return [
         {
@@ -199,7 +260,7 @@ export class IndexSearch implements Searcher {
 
   private async bm25(
     words: string,
-    scope: SearchScope,
+    scope: ContentScope,
     limit: number,
     documentPrior: boolean,
     signal: AbortSignal | undefined,
@@ -211,19 +272,16 @@ export class IndexSearch implements Searcher {
       .query()
       .fullTextSearch(words, { columns: 'search_text' })
       .select(['id', 'content_hash', 'page', 'text', 'boxes', '_score'])
-      .limit(scope.exact ? depth : depth * 4);
+      .limit(depth);
     if (scope.where) query.where(scope.where);
     const rows = (await abortable(query.toArray(), signal)) as Array<ChunkRow & { _score: number }>;
-    const candidates = rows
-      .filter((row) => scope.allowed.has(row.content_hash))
-      .map((row) => ({ ...row, score: row._score }))
-      .slice(0, depth);
+    const candidates = rows.map((row) => ({ ...row, score: row._score }));
     return (documentPrior ? applyDocumentPrior(candidates) : candidates).slice(0, limit);
   }
 
   private async dense(
     vector: Float32Array,
-    scope: SearchScope,
+    scope: ContentScope,
     limit: number,
     signal: AbortSignal | undefined,
   ): Promise<Array<{ id: string; score: number }>> {
@@ -237,17 +295,14 @@ export class IndexSearch implements Searcher {
       .nprobes(20)
       .refineFactor(4)
       .select(['chunk_id', 'content_hash', '_distance'])
-      .limit(scope.exact ? limit : limit * 4);
+      .limit(limit);
     if (scope.where) query.where(scope.where);
     const rows = (await abortable(query.toArray(), signal)) as Array<{
       chunk_id: string;
       content_hash: string;
       _distance: number;
     }>;
-    return rows
-      .filter((row) => scope.allowed.has(row.content_hash))
-      .slice(0, limit)
-      .map((row) => ({ id: row.chunk_id, score: 1 - row._distance }));
+    return rows.map((row) => ({ id: row.chunk_id, score: 1 - row._distance }));
   }
 
   private async chunksById(ids: string[], signal: AbortSignal | undefined): Promise<Map<string, ChunkRow>> {
@@ -268,9 +323,9 @@ export class IndexSearch implements Searcher {
     score: number,
     query: string,
     mode: SearchMode,
-    filter: SearchFilter | undefined,
+    scope: ContentScope,
   ): SearchHit {
-    const owner = ownerFor(this.owners, row.content_hash, filter)!;
+    const owner = ownerFor(this.owners, row.content_hash, scope)!;
     return {
       documentId: owner.id,
       path: owner.path,

@@ -1,69 +1,81 @@
+import type { Scope } from '../../../shared/domain/scope';
 import type { ContentOwners } from '../documents/documentCatalog';
 import type { IndexedDocument } from '../records';
 import { sqlIn, sqlNotIn } from '../sql';
+import { inBatches } from '../tableIo';
 
 export interface SearchFilter {
   documentIds?: string[];
   rootIds?: string[];
+  /** The caller's scope (documents, files and folders, collections), resolved by the index. */
+  scope?: Scope;
 }
 
-/** Which visible content a search may return, and the cheapest SQL filter that says so. */
-export interface SearchScope {
+/** Which visible content a search may return, and the SQL prefilter that says so. */
+export interface ContentScope {
   /** Prefilter for content tables, null when every row qualifies. */
   where: string | null;
   allowed: Set<string>;
-  /** Whether `where` alone guarantees visibility (otherwise results are filtered afterwards). */
-  exact: boolean;
+  /** Which documents a hit may be shown as; null when any indexed document may. */
+  admits: ((document: IndexedDocument) => boolean) | null;
 }
 
-/** Past this many hashes an IN list costs more than it saves: filter after the query instead. */
-const MAX_FILTER_HASHES = 2000;
+/** Hashes per IN list: long lists are split and joined with OR (or AND for NOT IN). */
+const HASHES_PER_LIST = 1000;
 
 /**
- * `stored` names every hash that has rows now (documents' and those still being written); what is
- * stored but not allowed is filtered out in SQL when that list is short enough.
+ * `stored` names every hash that has rows now (documents' and those still being written);
+ * `inScope` the documents the caller's scope admits (null: all). The result's `where` is always
+ * exact, so LanceDB applies it before ranking and a scoped search ranks only scoped rows.
  */
 export function scopeFor(
   owners: ContentOwners,
   stored: Set<string>,
   filter: SearchFilter | undefined,
-): SearchScope {
-  const documentIds = filter?.documentIds ? new Set(filter.documentIds) : null;
-  const rootIds = filter?.rootIds ? new Set(filter.rootIds) : null;
+  inScope: Set<string> | null = null,
+): ContentScope {
+  const admits = admitted(filter, inScope);
   const allowed = new Set<string>();
-  for (const [hash, documents] of owners.owners()) {
-    if (
-      documents.some((d) => (!documentIds || documentIds.has(d.id)) && (!rootIds || rootIds.has(d.rootId)))
-    ) {
-      allowed.add(hash);
-    }
+  for (const [hash, list] of owners.owners()) {
+    if (!admits || list.some(admits)) allowed.add(hash);
   }
-  if (documentIds !== null || rootIds !== null) {
-    return allowed.size <= MAX_FILTER_HASHES
-      ? { where: sqlIn('content_hash', allowed), allowed, exact: true }
-      : { where: null, allowed, exact: false };
-  }
+  if (admits) return { where: anyOf(allowed), allowed, admits };
   const hidden = [...stored].filter((hash) => !allowed.has(hash));
-  if (hidden.length === 0) return { where: null, allowed, exact: true };
-  if (hidden.length <= MAX_FILTER_HASHES)
-    return { where: sqlNotIn('content_hash', hidden), allowed, exact: true };
-  if (allowed.size <= MAX_FILTER_HASHES)
-    return { where: sqlIn('content_hash', allowed), allowed, exact: true };
-  return { where: null, allowed, exact: false };
+  if (hidden.length === 0) return { where: null, allowed, admits };
+  // Whichever list is shorter says the same thing.
+  const where =
+    hidden.length <= allowed.size
+      ? inBatches(hidden, HASHES_PER_LIST)
+          .map((batch) => sqlNotIn('content_hash', batch))
+          .join(' AND ')
+      : anyOf(allowed);
+  return { where, allowed, admits };
 }
 
-/** The document a hit on this content is shown as: the first owner the filter admits. */
+function anyOf(hashes: Set<string>): string {
+  const lists = inBatches([...hashes], HASHES_PER_LIST).map((batch) => sqlIn('content_hash', batch));
+  if (lists.length === 0) return 'false';
+  return lists.length === 1 ? lists[0]! : `(${lists.join(' OR ')})`;
+}
+
+/** Whether a document passes every filter, or null when nothing narrows the library. */
+function admitted(
+  filter: SearchFilter | undefined,
+  inScope: Set<string> | null,
+): ((document: IndexedDocument) => boolean) | null {
+  const rootIds = filter?.rootIds ? new Set(filter.rootIds) : null;
+  const ids = filter?.documentIds ? new Set(filter.documentIds) : null;
+  if (!rootIds && !ids && !inScope) return null;
+  return (d) =>
+    (!ids || ids.has(d.id)) && (!inScope || inScope.has(d.id)) && (!rootIds || rootIds.has(d.rootId));
+}
+
+/** The document a hit on this content is shown as: the first owner the scope admits. */
 export function ownerFor(
   owners: ContentOwners,
   contentHash: string,
-  filter: SearchFilter | undefined,
+  scope: Pick<ContentScope, 'admits'>,
 ): IndexedDocument | undefined {
   const list = owners.owners().get(contentHash) ?? [];
-  return (
-    list.find(
-      (d) =>
-        (!filter?.documentIds || filter.documentIds.includes(d.id)) &&
-        (!filter?.rootIds || filter.rootIds.includes(d.rootId)),
-    ) ?? list[0]
-  );
+  return list.find((d) => !scope.admits || scope.admits(d)) ?? list[0];
 }

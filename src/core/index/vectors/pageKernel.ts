@@ -7,7 +7,13 @@ export interface PageKernel {
   readonly size: number;
   upsert(key: string, vectors: Float32Array, count: number): void;
   delete(key: string): void;
-  search(query: Float32Array, queryCount: number, k: number): Array<{ key: string; score: number }>;
+  /** With `allow`, only pages whose key it admits are scored (a search scope, applied before ranking). */
+  search(
+    query: Float32Array,
+    queryCount: number,
+    k: number,
+    allow?: (key: string) => boolean,
+  ): Array<{ key: string; score: number }>;
   /** Every stored page's key and vector count. */
   entries(): Iterable<[string, number]>;
 }

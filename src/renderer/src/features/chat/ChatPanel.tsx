@@ -6,6 +6,7 @@ import { useChatStore } from './chatStore';
 import { ConversationPicker } from './ConversationPicker';
 import { QuestionBox } from './QuestionBox';
 import { SearchNotice } from './SearchNotice';
+import { ExportConversationButton } from './TakeAway';
 import { TurnView } from './TurnView';
 import './chat.css';
 
@@ -33,6 +34,7 @@ export function ChatPanel() {
     <main className="chat" aria-label="Questions and answers">
       <header className="panel-header chat__header">
         <h2 className="panel-title">Ask</h2>
+        <ExportConversationButton />
         <ConversationPicker />
       </header>
       <div

@@ -2,6 +2,7 @@ import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { useAction } from '../../lib/useAction';
 import { selectRunningRunId, useChatStore } from './chatStore';
+import { ScopeChip } from './ScopeChip';
 
 export const QUESTION_INPUT_ID = 'question-input';
 
@@ -40,6 +41,7 @@ export function QuestionBox() {
       <label htmlFor={QUESTION_INPUT_ID} className="visually-hidden">
         Question
       </label>
+      <ScopeChip />
       <div className="question-box__row">
         <textarea
           id={QUESTION_INPUT_ID}

@@ -6,6 +6,7 @@ import { useChatStore, type TurnView as Turn } from './chatStore';
 import { CitationChip } from './CitationChip';
 import { ClarificationPrompt } from './ClarificationPrompt';
 import { PlanReview } from './PlanReview';
+import { CopyAnswerButton } from './TakeAway';
 import { WebProposals } from './WebProposals';
 
 interface TurnViewProps {
@@ -73,6 +74,10 @@ export function TurnView({ turn, isLatest }: TurnViewProps) {
           ))}
         </div>
       )}
+      <p className="turn__searched muted small" data-testid="turn-searched">
+        Searched: {turn.searched ?? 'the whole library'}
+        {run && run.status !== 'running' && run.answer.length > 0 && <CopyAnswerButton runId={turn.runId} />}
+      </p>
       <StepsTimeline runId={turn.runId} running={running} fallbackActivity={run?.activity ?? null} />
     </article>
   );

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { AgentEvent, ConversationSummary } from '../../../../shared/domain/agent';
+import { scopeLabel, type Scope } from '../../../../shared/domain/scope';
 import type { ErrorInfo } from '../../../../shared/errors';
 import { quire } from '../../ipc/client';
 import { errorOf } from '../../lib/callResult';
@@ -9,6 +10,8 @@ export interface TurnView {
   runId: string;
   question: string;
   startedAt: number;
+  /** What the question searched, in the user's words. */
+  searched?: string | undefined;
 }
 
 export interface ChatState {
@@ -22,6 +25,12 @@ export interface ChatState {
   loadingConversation: boolean;
   conversationError: string | null;
 
+  /** What the next question searches (the conversation's scope); null for the whole library. */
+  scope: Scope | null;
+  /** Sets the scope for the next question; null asks the whole library. */
+  setScope: (scope: Scope | null) => void;
+  /** "Ask about this": a new conversation scoped to one document or folder, then the question box. */
+  askAbout: (scope: Scope) => void;
   ask: (question: string) => Promise<ErrorInfo | null>;
   cancel: (runId: string) => Promise<ErrorInfo | null>;
   /** Answers a paused run's question: a choice's index, or null to let the agent pick and say so. */
@@ -55,12 +64,23 @@ export const useChatStore = create<ChatState>((set, get) => ({
   loadingConversation: false,
   conversationError: null,
   reviewPlan: readReviewPlan(),
+  scope: null,
+
+  setScope: (scope) => set({ scope: scope && hasItems(scope) ? scope : null }),
+
+  askAbout: (scope) => {
+    set({ conversationId: null, turns: [], conversationError: null, scope });
+    document.getElementById('question-input')?.focus();
+  },
 
   ask: async (question) => {
     set({ asking: true });
-    const { conversationId, reviewPlan } = get();
+    const { conversationId, reviewPlan, scope } = get();
+    // The scope goes with every question, so what the chip shows is what is searched.
     const result = await quire['chat.ask'](
-      conversationId ? { question, conversationId, reviewPlan } : { question, reviewPlan },
+      conversationId
+        ? { question, conversationId, reviewPlan, scope }
+        : { question, reviewPlan, ...(scope ? { scope } : {}) },
     );
     if (!result.ok) {
       set({ asking: false });
@@ -70,7 +90,7 @@ export const useChatStore = create<ChatState>((set, get) => ({
     set((state) => ({
       asking: false,
       conversationId: result.value.conversationId,
-      turns: [...state.turns, { runId, question, startedAt: Date.now() }],
+      turns: [...state.turns, { runId, question, startedAt: Date.now(), searched: scopeLabel(scope) }],
       runs: state.runs[runId] ? state.runs : { ...state.runs, [runId]: applyStart(runId) },
     }));
     void refreshConversations();
@@ -121,13 +141,15 @@ export const useChatStore = create<ChatState>((set, get) => ({
           runId: turn.runId,
           question: turn.question,
           startedAt: turn.startedAt,
+          searched: turn.searched,
         })),
         runs,
+        scope: conversation.scope ?? null,
       };
     });
   },
 
-  newConversation: () => set({ conversationId: null, turns: [], conversationError: null }),
+  newConversation: () => set({ conversationId: null, turns: [], conversationError: null, scope: null }),
 
   applyEvent: (event) => {
     set((state) => ({
@@ -136,6 +158,10 @@ export const useChatStore = create<ChatState>((set, get) => ({
     if (event.type === 'complete') void refreshConversations();
   },
 }));
+
+function hasItems(scope: Scope): boolean {
+  return (scope.documents?.length ?? 0) + (scope.paths?.length ?? 0) + (scope.collections?.length ?? 0) > 0;
+}
 
 function applyStart(runId: string): RunView {
   return applyAgentEvent(undefined, { type: 'status', runId, at: Date.now(), message: 'Starting' });

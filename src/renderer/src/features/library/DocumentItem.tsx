@@ -3,6 +3,8 @@ import { ErrorMessage } from '../../components/ErrorMessage';
 import { fileName, formatBytes, formatPageCount } from '../../lib/format';
 import { describeDocumentOcr } from '../../lib/textProvenance';
 import { useAction } from '../../lib/useAction';
+import { useChatStore } from '../chat/chatStore';
+import { AddToCollection } from '../collections/AddToCollection';
 import { usePagesStore } from '../pages/pagesStore';
 import { useLibraryStore } from './libraryStore';
 import { canRetry, STATE_LABELS, stateReason } from './libraryView';
@@ -30,6 +32,11 @@ export function DocumentItem({ document }: DocumentItemProps) {
   if (canRetry(document)) {
     actions.push({ label: 'Retry', testId: 'retry-document', run: () => void retry.run(document.id) });
   }
+  actions.push({
+    label: 'Ask about this',
+    testId: 'ask-about-button',
+    run: () => useChatStore.getState().askAbout({ paths: [document.path] }),
+  });
   return (
     <li className="document-item" data-testid="document-item" data-state={document.state}>
       <div className="document-item__head">
@@ -67,6 +74,7 @@ export function DocumentItem({ document }: DocumentItemProps) {
             {action.label}
           </button>
         ))}
+        <AddToCollection path={document.path} name={name} />
       </div>
       {ocr && (
         <p

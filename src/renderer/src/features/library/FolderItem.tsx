@@ -3,6 +3,8 @@ import type { DocumentInfo, LibraryRoot, SkippedFile } from '../../../../shared/
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { fileName, plural } from '../../lib/format';
 import { useAction } from '../../lib/useAction';
+import { AskAboutButton } from '../chat/AskAboutButton';
+import { AddToCollection } from '../collections/AddToCollection';
 import { DocumentList } from './DocumentList';
 import { useLibraryStore } from './libraryStore';
 import { SkippedFiles } from './SkippedFiles';
@@ -44,6 +46,8 @@ export function FolderItem({ root, documents, shown, filtering, skipped }: Folde
             {filtering ? `${shown.length} of ${documents.length}` : documents.length}
           </span>
         </button>
+        <AskAboutButton scope={{ paths: [root.path] }} name={name} />
+        <AddToCollection path={root.path} name={name} />
         <button
           type="button"
           className="button button--small button--quiet"

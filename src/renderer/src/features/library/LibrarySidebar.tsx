@@ -1,5 +1,6 @@
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { canDropFolders } from '../../ipc/client';
+import { CollectionsList } from '../collections/CollectionsList';
 import { AddFolderForm } from './AddFolderForm';
 import { DropZone } from './DropZone';
 import { FolderList } from './FolderList';
@@ -48,6 +49,7 @@ export function LibrarySidebar() {
           <LibraryFilterBar filter={filter} onChange={setFilter} />
         )}
         {snapshot && snapshot.roots.length > 0 && <FolderList snapshot={snapshot} filter={filter} />}
+        {snapshot && snapshot.roots.length > 0 && <CollectionsList />}
       </DropZone>
     </aside>
   );

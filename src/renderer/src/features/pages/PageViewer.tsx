@@ -4,6 +4,7 @@ import { useDocumentPageCount } from '../library/libraryStore';
 import { toHighlightRects, pageKey } from './highlightBoxes';
 import { usePagesStore, type ViewerTarget } from './pagesStore';
 import { TextPage } from './TextPage';
+import { AskAboutButton } from '../chat/AskAboutButton';
 import './pages.css';
 
 /** The page a citation points at, full size, with the cited regions highlighted. */
@@ -75,6 +76,11 @@ function PageViewerDialog({ target }: { target: ViewerTarget }) {
         <h2 className="page-viewer__title" title={target.title}>
           {target.title}
         </h2>
+        <AskAboutButton
+          scope={{ documents: [target.documentId] }}
+          name={target.title}
+          onAsked={closeViewer}
+        />
         <div className="page-viewer__nav">
           <button
             type="button"

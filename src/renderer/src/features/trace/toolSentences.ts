@@ -44,6 +44,14 @@ const PHRASES: Record<string, (inputs: Inputs, items: number) => ToolSentence> =
     running: 'Reading the page images',
     done: `Read ${plural(items, 'page image')}${quoted(text(inputs, 'question'))}`,
   }),
+  find_documents: (inputs, items) => ({
+    running: `Finding every document that mentions “${text(inputs, 'term')}”`,
+    done: `Found ${plural(items, 'document')} that mention “${text(inputs, 'term')}”`,
+  }),
+  library: (_inputs, items) => ({
+    running: 'Looking through the library’s documents',
+    done: `Looked through the library’s documents: ${plural(items, 'document')}`,
+  }),
   count_files: (inputs, items) => ({
     running: `Counting the files${inFolder(inputs)}`,
     done: `Counted the files${inFolder(inputs)}: ${items}`,
