@@ -1,12 +1,8 @@
-import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { corpusDir } from '../helpers/shared';
-import type { OpenAIStandIn } from '../standins/openaiStandIn';
-import { startScriptedAgent } from '../standins/scriptedAgent';
-import { startServe, type ServeProcess } from './serveProcess';
+import { startScriptedApp, type ScriptedApp } from './scriptedApp';
+import type { ServeProcess } from './serveProcess';
 
 /*
  * The main flow walked with the keyboard alone, then axe-core (the real engine, injected into the page)
@@ -20,28 +16,28 @@ const decisions = [
 const answer = 'TraceMonkey compiles hot loops with trace-based just-in-time compilation [1].';
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-let standIn: OpenAIStandIn;
 let serve: ServeProcess;
-let dataDir: string;
 let folder: string;
+let app: ScriptedApp | undefined;
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  standIn = await startScriptedAgent(decisions, answer, { delayBetweenPiecesMs: 5 });
-  dataDir = await mkdtemp(join(tmpdir(), 'quire-e2e-a11y-data-'));
-  folder = await mkdtemp(join(tmpdir(), 'quire-e2e-a11y-library-'));
-  for (const name of ['tracemonkey.pdf', 'rotation.pdf']) {
-    await copyFile(join(corpusDir, 'pdfjs', name), join(folder, name));
-  }
-  serve = await startServe(dataDir, ['--server', standIn.baseUrl]);
+  app = await startScriptedApp({
+    name: 'a11y',
+    decisions,
+    answer,
+    files: {
+      'tracemonkey.pdf': 'pdfjs/tracemonkey.pdf',
+      'rotation.pdf': 'pdfjs/rotation.pdf',
+    },
+    behaviour: { delayBetweenPiecesMs: 5 },
+  });
+  ({ serve, folder } = app);
 });
 
 test.afterAll(async () => {
-  await serve?.stop();
-  await standIn?.close();
-  await rm(dataDir, { recursive: true, force: true });
-  await rm(folder, { recursive: true, force: true });
+  await app?.dispose();
 });
 
 /** Presses Tab until the focused element matches `selector`; fails if it never gets there. */

@@ -1,11 +1,7 @@
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { corpusDir } from '../helpers/shared';
 import type { OpenAIStandIn } from '../standins/openaiStandIn';
-import { startScriptedAgent } from '../standins/scriptedAgent';
-import { startServe, type ServeProcess } from './serveProcess';
+import { startScriptedApp, type ScriptedApp } from './scriptedApp';
+import type { ServeProcess } from './serveProcess';
 
 /**
  * The model is a stand-in OpenAI-compatible server (SSE streaming, JSON-schema requests) that plays a
@@ -18,26 +14,28 @@ const decisions = [
 ];
 const answer = 'TraceMonkey compiles hot loops with trace-based just-in-time compilation [1].';
 
-let standIn: OpenAIStandIn;
 let serve: ServeProcess;
-let dataDir: string;
+let standIn: OpenAIStandIn;
 let folder: string;
+let app: ScriptedApp | undefined;
 
 test.beforeAll(async () => {
-  standIn = await startScriptedAgent(decisions, answer, { delayBetweenPiecesMs: 20 });
-  dataDir = await mkdtemp(join(tmpdir(), 'quire-e2e-chat-data-'));
-  folder = await mkdtemp(join(tmpdir(), 'quire-e2e-chat-library-'));
-  for (const name of ['tracemonkey.pdf', 'rotation.pdf', 'issue7229.pdf']) {
-    await copyFile(join(corpusDir, 'pdfjs', name), join(folder, name));
-  }
-  serve = await startServe(dataDir, ['--server', standIn.baseUrl]);
+  app = await startScriptedApp({
+    name: 'chat',
+    decisions,
+    answer,
+    files: {
+      'tracemonkey.pdf': 'pdfjs/tracemonkey.pdf',
+      'rotation.pdf': 'pdfjs/rotation.pdf',
+      'issue7229.pdf': 'pdfjs/issue7229.pdf',
+    },
+    behaviour: { delayBetweenPiecesMs: 20 },
+  });
+  ({ serve, standIn, folder } = app);
 });
 
 test.afterAll(async () => {
-  await serve?.stop();
-  await standIn?.close();
-  await rm(dataDir, { recursive: true, force: true });
-  await rm(folder, { recursive: true, force: true });
+  await app?.dispose();
 });
 
 test('a question asked in the UI streams its steps and answer, and its citation opens the page', async ({

@@ -1,11 +1,6 @@
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { corpusDir } from '../helpers/shared';
-import type { OpenAIStandIn } from '../standins/openaiStandIn';
-import { startScriptedAgent } from '../standins/scriptedAgent';
-import { startServe, type ServeProcess } from './serveProcess';
+import { startScriptedApp, type ScriptedApp } from './scriptedApp';
+import type { ServeProcess } from './serveProcess';
 
 /**
  * A scanned page, read by the real OCR engine inside the real `quire serve`: the library says how it
@@ -20,24 +15,25 @@ const decisions = [
 ];
 const answer = `${phrase} in an easy self contained package [1].`;
 
-let standIn: OpenAIStandIn;
 let serve: ServeProcess;
-let dataDir: string;
 let folder: string;
+let app: ScriptedApp | undefined;
 
 test.beforeAll(async () => {
-  standIn = await startScriptedAgent(decisions, answer, { delayBetweenPiecesMs: 10 });
-  dataDir = await mkdtemp(join(tmpdir(), 'quire-e2e-ocr-data-'));
-  folder = await mkdtemp(join(tmpdir(), 'quire-e2e-ocr-library-'));
-  await copyFile(join(corpusDir, 'docling', 'ocr__ocr_test_rotated_90.pdf'), join(folder, 'scan.pdf'));
-  serve = await startServe(dataDir, ['--server', standIn.baseUrl]);
+  app = await startScriptedApp({
+    name: 'ocr',
+    decisions,
+    answer,
+    files: {
+      'scan.pdf': 'docling/ocr__ocr_test_rotated_90.pdf',
+    },
+    behaviour: { delayBetweenPiecesMs: 10 },
+  });
+  ({ serve, folder } = app);
 });
 
 test.afterAll(async () => {
-  await serve?.stop();
-  await standIn?.close();
-  await rm(dataDir, { recursive: true, force: true });
-  await rm(folder, { recursive: true, force: true });
+  await app?.dispose();
 });
 
 test('a scanned page is recognised, says so, and its citation highlights the words', async ({ page }) => {

@@ -1,11 +1,7 @@
-import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
-import { corpusDir } from '../helpers/shared';
-import type { OpenAIStandIn } from '../standins/openaiStandIn';
-import { startScriptedAgent } from '../standins/scriptedAgent';
-import { startServe, type ServeProcess } from './serveProcess';
+import { startScriptedApp, type ScriptedApp } from './scriptedApp';
+import type { ServeProcess } from './serveProcess';
 
 /**
  * Asking within the library in the real app: "Ask about this" scopes the next question to one
@@ -20,26 +16,26 @@ const decisions = [
 ];
 const answer = 'The scoped document is cited here [1].';
 
-let standIn: OpenAIStandIn;
 let serve: ServeProcess;
-let dataDir: string;
 let folder: string;
+let app: ScriptedApp | undefined;
 
 test.beforeAll(async () => {
-  standIn = await startScriptedAgent(decisions, answer, { delayBetweenPiecesMs: 5 });
-  dataDir = await mkdtemp(join(tmpdir(), 'quire-e2e-scope-data-'));
-  folder = await mkdtemp(join(tmpdir(), 'quire-e2e-scope-library-'));
-  await mkdir(join(folder, 'papers'));
-  await copyFile(join(corpusDir, 'pdfjs', 'tracemonkey.pdf'), join(folder, 'papers', 'tracemonkey.pdf'));
-  await copyFile(join(corpusDir, 'pdfjs', 'rotation.pdf'), join(folder, 'rotation.pdf'));
-  serve = await startServe(dataDir, ['--server', standIn.baseUrl]);
+  app = await startScriptedApp({
+    name: 'scope',
+    decisions,
+    answer,
+    files: {
+      'papers/tracemonkey.pdf': 'pdfjs/tracemonkey.pdf',
+      'rotation.pdf': 'pdfjs/rotation.pdf',
+    },
+    behaviour: { delayBetweenPiecesMs: 5 },
+  });
+  ({ serve, folder } = app);
 });
 
 test.afterAll(async () => {
-  await serve?.stop();
-  await standIn?.close();
-  await rm(dataDir, { recursive: true, force: true });
-  await rm(folder, { recursive: true, force: true });
+  await app?.dispose();
 });
 
 test('ask about one document, keep collections, and take the answer away as Markdown', async ({

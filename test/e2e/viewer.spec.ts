@@ -1,11 +1,6 @@
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { corpusDir } from '../helpers/shared';
-import type { OpenAIStandIn } from '../standins/openaiStandIn';
-import { startScriptedAgent } from '../standins/scriptedAgent';
-import { startServe, type ServeProcess } from './serveProcess';
+import { startScriptedApp, type ScriptedApp } from './scriptedApp';
+import type { ServeProcess } from './serveProcess';
 
 /*
  * The page viewer and the chat column, in the browser app against the real core (`quire serve`). The
@@ -22,26 +17,27 @@ const url = `https://example.org/${'a'.repeat(240)}`;
 const hash = 'f'.repeat(180);
 const answer = `TraceMonkey compiles hot loops with trace-based just-in-time compilation [1]. See ${url} and ${hash}.`;
 
-let standIn: OpenAIStandIn;
 let serve: ServeProcess;
-let dataDir: string;
 let folder: string;
+let app: ScriptedApp | undefined;
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  standIn = await startScriptedAgent(decisions, answer, { delayBetweenPiecesMs: 5 });
-  dataDir = await mkdtemp(join(tmpdir(), 'quire-e2e-viewer-data-'));
-  folder = await mkdtemp(join(tmpdir(), 'quire-e2e-viewer-library-'));
-  await copyFile(join(corpusDir, 'pdfjs', 'tracemonkey.pdf'), join(folder, 'tracemonkey.pdf'));
-  serve = await startServe(dataDir, ['--server', standIn.baseUrl]);
+  app = await startScriptedApp({
+    name: 'viewer',
+    decisions,
+    answer,
+    files: {
+      'tracemonkey.pdf': 'pdfjs/tracemonkey.pdf',
+    },
+    behaviour: { delayBetweenPiecesMs: 5 },
+  });
+  ({ serve, folder } = app);
 });
 
 test.afterAll(async () => {
-  await serve?.stop();
-  await standIn?.close();
-  await rm(dataDir, { recursive: true, force: true });
-  await rm(folder, { recursive: true, force: true });
+  await app?.dispose();
 });
 
 let asked = false;

@@ -7,6 +7,7 @@ import type { DocumentPool } from '../documents/pool/documentPool';
 import type { PageImageStore } from '../documents/render/pageImageStore';
 import type { PageImageRef } from '../documents/types';
 import type { Index } from '../index/openIndex';
+import type { IndexedDocument } from '../index/records';
 import type { LibraryService } from '../library/libraryService';
 import type { StoredDocument } from '../library/libraryStore';
 import { classifyFailure, FileIngestion } from './fileIngestion';
@@ -39,6 +40,8 @@ export interface IngestionOptions {
   maintenanceDelayMs?: number;
   /** OCR of scanned pages (its results, its settings, an optional vision transcriber); off when absent. */
   ocr?: OcrSetup;
+  /** Which indexed documents this library's folders hold (a shared library's writer owns only its own). */
+  ownsDocument?: (doc: IndexedDocument) => boolean;
 }
 
 export interface IngestionEvents extends Record<string, unknown> {
@@ -141,6 +144,7 @@ export class Ingestion {
       enqueue: (doc, urgent) => this.enqueue(doc, urgent),
       dequeue: (documentId) => this.dequeue(documentId),
       filesPending: () => this.files.size > 0,
+      ...(options.ownsDocument ? { owns: options.ownsDocument } : {}),
     });
   }
 

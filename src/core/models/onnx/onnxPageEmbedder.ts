@@ -7,6 +7,7 @@ import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { MemoryEntry } from '../../../shared/domain/models';
 import { HostClient, type HostCallOptions } from '../host/hostClient';
+import { LoadedState } from '../host/loadedState';
 import type { CallOptions, PageEmbedder, PageInput } from '../types';
 import type { EmbedOutput, OnnxPageEmbedderInfo, OnnxPageEmbedderLoadOptions } from './colModernVBertEngine';
 import { readPageEmbedderFiles } from './pageEmbedderFiles';
@@ -74,8 +75,7 @@ function rows(output: EmbedOutput, dimensions: number): Float32Array[] {
 }
 
 export class OnnxPageEmbedder implements PageEmbedder {
-  private loaded = false;
-  private readonly listeners = new Set<(loaded: boolean) => void>();
+  private readonly loaded = new LoadedState(true);
 
   private constructor(
     readonly id: string,
@@ -84,9 +84,7 @@ export class OnnxPageEmbedder implements PageEmbedder {
     private readonly modelBytes: number,
     private readonly host: PageEmbedderHost,
     private readonly timeoutMs: number,
-  ) {
-    this.loaded = true;
-  }
+  ) {}
 
   /**
    * Checks the file and its tokenizer first (a wrong file fails here, before any process starts),
@@ -129,7 +127,7 @@ export class OnnxPageEmbedder implements PageEmbedder {
       id: this.id,
       label: `${basename(this.info.modelPath)} (page embedder, ${this.info.executionProvider === 'coreml' ? 'CoreML' : 'CPU'})`,
       roles: ['pageEmbed'],
-      loaded: this.loaded,
+      loaded: this.loaded.value,
       weightsBytes: this.modelBytes,
       kvCacheBytes: 0,
       external: false,
@@ -137,26 +135,15 @@ export class OnnxPageEmbedder implements PageEmbedder {
   }
 
   onLoadedChange(listener: (loaded: boolean) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.loaded.onChange(listener);
   }
 
   async dispose(): Promise<void> {
     await this.host.dispose();
-    this.setLoaded(false);
+    this.loaded.set(false);
   }
 
-  private async tracked<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } finally {
-      this.setLoaded(this.host.isLoaded);
-    }
-  }
-
-  private setLoaded(loaded: boolean): void {
-    if (loaded === this.loaded) return;
-    this.loaded = loaded;
-    for (const listener of this.listeners) listener(loaded);
+  private tracked<T>(work: () => Promise<T>): Promise<T> {
+    return this.loaded.track(work, () => this.host.isLoaded);
   }
 }

@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import type { MemoryEntry } from '../../../shared/domain/models';
 import { QuireError } from '../../../shared/errors';
 import { HostClient, type HostCallOptions } from '../host/hostClient';
+import { LoadedState } from '../host/loadedState';
 import { contextBytes } from '../llama/describeGguf';
 import type { ChatModel, ChatRequest, ChatResponse } from '../types';
 import type {
@@ -75,8 +76,7 @@ function cancelled(): QuireError {
 export class LocalVisionModel implements ChatModel {
   readonly provider = 'llama' as const;
   readonly supportsImages = true;
-  private loaded = false;
-  private readonly listeners = new Set<(loaded: boolean) => void>();
+  private readonly loaded = new LoadedState(true);
 
   private constructor(
     readonly id: string,
@@ -84,9 +84,7 @@ export class LocalVisionModel implements ChatModel {
     private readonly info: VisionLoadInfo,
     private readonly host: VisionHost,
     private readonly timeoutMs: number,
-  ) {
-    this.loaded = true;
-  }
+  ) {}
 
   /** Checks both files (a broken one is refused here, before any process starts), then loads them. */
   static async create(options: LocalVisionModelOptions, signal?: AbortSignal): Promise<LocalVisionModel> {
@@ -148,7 +146,7 @@ export class LocalVisionModel implements ChatModel {
       id: this.id,
       label: `${this.files.model.name ?? basename(this.info.modelPath)} (vision, in-process)`,
       roles: ['see'],
-      loaded: this.loaded,
+      loaded: this.loaded.value,
       weightsBytes: this.files.model.weightsBytes + this.files.projectorBytes,
       kvCacheBytes: contextBytes(this.files.model, this.info.contextSize),
       contextSize: this.info.contextSize,
@@ -157,26 +155,15 @@ export class LocalVisionModel implements ChatModel {
   }
 
   onLoadedChange(listener: (loaded: boolean) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.loaded.onChange(listener);
   }
 
   async dispose(): Promise<void> {
     await this.host.dispose();
-    this.setLoaded(false);
+    this.loaded.set(false);
   }
 
-  private async tracked<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } finally {
-      this.setLoaded(this.host.isLoaded);
-    }
-  }
-
-  private setLoaded(loaded: boolean): void {
-    if (loaded === this.loaded) return;
-    this.loaded = loaded;
-    for (const listener of this.listeners) listener(loaded);
+  private tracked<T>(work: () => Promise<T>): Promise<T> {
+    return this.loaded.track(work, () => this.host.isLoaded);
   }
 }
