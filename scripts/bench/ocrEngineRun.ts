@@ -2,31 +2,27 @@
  * One OCR engine serving the bench page by page, in its own process so its peak memory is its own:
  * `tsx scripts/bench/ocrEngineRun.ts <quire|paddle>` reads one JSON line `{ "png": path }` per page
  * on stdin and answers each with `{ text, ms }` (or `{ error }`); when stdin closes it prints
- * `{ peakRssBytes }` and exits. Started by scripts/bench/ocr.ts, which alternates engines page by page.
+ * `{ peakRssBytes, startRssBytes }` (its peak, and its size before the engine started) and exits. Started by scripts/bench/ocr.ts, which alternates engines page by page.
  */
 import { createInterface } from 'node:readline';
-import sharp from 'sharp';
+import { readFile } from 'node:fs/promises';
 import { recognizePage } from '../../src/core/documents/ocr/recognizePage';
 import { TesseractEngine } from '../../src/core/documents/ocr/tesseractEngine';
+import { fromRawPage, rawPagePath } from './ocrRawPage';
 
 type ReadPage = (png: string) => Promise<string>;
 
-/** Quire's path: the page's pixels through orientation, deskew and Tesseract in WebAssembly. */
+const startRssBytes = process.resourceUsage().maxRSS * 1024;
+
+/** Quire's path: the drawn page's pixels through orientation, deskew and Tesseract in WebAssembly. */
 function quire(): { read: ReadPage; close: () => Promise<void> } {
   const engine = new TesseractEngine();
   return {
     read: async (png) => {
-      const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
-      const record = await recognizePage(
-        engine,
-        {
-          pixels: new Uint8Array(data),
-          channels: info.channels as 3 | 4,
-          width: info.width,
-          height: info.height,
-        },
-        { languages: ['eng'], dpi: 300 },
-      );
+      const record = await recognizePage(engine, fromRawPage(await readFile(rawPagePath(png))), {
+        languages: ['eng'],
+        dpi: 300,
+      });
       return record.lines.map((line) => line.map((word) => word[0]).join(' ')).join('\n');
     },
     close: () => engine.dispose(),
@@ -62,5 +58,5 @@ for await (const line of createInterface({ input: process.stdin })) {
   }
 }
 await engine.close();
-console.log(JSON.stringify({ peakRssBytes: process.resourceUsage().maxRSS * 1024 }));
+console.log(JSON.stringify({ peakRssBytes: process.resourceUsage().maxRSS * 1024, startRssBytes }));
 process.exit(0);

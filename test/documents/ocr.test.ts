@@ -8,7 +8,11 @@ import { OcrStore, type OcrPageRecord } from '../../src/core/documents/ocr/ocrSt
 import { boxOnPage, turnImage } from '../../src/core/documents/ocr/pageGeometry';
 import { ocrLongEdge, recognizePdfPages } from '../../src/core/documents/ocr/recognizePdfPages';
 import { SystemOcrEngine } from '../../src/core/documents/ocr/systemEngine';
-import { TesseractEngine, tesseractDataDir } from '../../src/core/documents/ocr/tesseractEngine';
+import {
+  linesFromTsv,
+  TesseractEngine,
+  tesseractDataDir,
+} from '../../src/core/documents/ocr/tesseractEngine';
 import type { OcrEngine } from '../../src/core/documents/ocr/types';
 import { parsePdf } from '../../src/core/documents/pdf/parsePdf';
 import { looksGarbled } from '../../src/core/documents/pdf/textLayerCheck';
@@ -166,6 +170,47 @@ describe('engines', () => {
     } finally {
       await engine.dispose();
     }
+  });
+});
+
+describe("Tesseract's TSV", () => {
+  it('groups words by block, paragraph and line, and skips empty words and other levels', () => {
+    const row = (cells: Array<string | number>) => cells.join('\t');
+    const tsv = [
+      row([
+        'level',
+        'page_num',
+        'block_num',
+        'par_num',
+        'line_num',
+        'word_num',
+        'left',
+        'top',
+        'width',
+        'height',
+        'conf',
+        'text',
+      ]),
+      row([1, 1, 0, 0, 0, 0, 0, 0, 2480, 3508, -1, '']),
+      row([4, 1, 1, 1, 1, 0, 300, 320, 900, 60, -1, '']),
+      row([5, 1, 1, 1, 1, 1, 300, 320, 400, 60, 96.5, 'Docling']),
+      row([5, 1, 1, 1, 1, 2, 720, 322, 480, 58, 91, 'bundles']),
+      row([5, 1, 1, 1, 1, 3, 1210, 322, 10, 58, 12, ' ']),
+      row([5, 1, 1, 1, 2, 1, 300, 400, 200, 60, 88, 'PDF']),
+      row([5, 1, 2, 1, 1, 1, 300, 900, 250, 60, 150, 'Markdown']),
+    ].join('\n');
+    const lines = linesFromTsv(tsv);
+    expect(lines.map((line) => line.words.map((word) => word.text))).toEqual([
+      ['Docling', 'bundles'],
+      ['PDF'],
+      ['Markdown'],
+    ]);
+    expect(lines[0]!.words[1]).toEqual({
+      text: 'bundles',
+      box: { x: 720, y: 322, width: 480, height: 58 },
+      confidence: 0.91,
+    });
+    expect(lines[2]!.words[0]!.confidence).toBe(1);
   });
 });
 

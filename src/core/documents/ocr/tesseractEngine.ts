@@ -74,15 +74,39 @@ async function sideBySide(codes: readonly string[], dirs: readonly string[]): Pr
   return folder;
 }
 
-interface TesseractWord {
-  text: string;
-  confidence: number;
-  bbox: { x0: number; y0: number; x1: number; y1: number };
-}
-
-interface TesseractBlocks {
-  blocks: Array<{ paragraphs: Array<{ lines: Array<{ words: TesseractWord[] }> }> }> | null;
-  rotateRadians?: number | null;
+/**
+ * The words of Tesseract's TSV output grouped into lines. TSV is written by Tesseract itself in one
+ * call; the `blocks` tree is walked symbol by symbol across the WebAssembly boundary and cost more.
+ * Columns: level, page, block, paragraph, line, word, left, top, width, height, confidence, text;
+ * level 5 rows are words.
+ */
+export function linesFromTsv(tsv: string): RecognizedLine[] {
+  const lines: RecognizedLine[] = [];
+  let lineKey = '';
+  let current: RecognizedLine | null = null;
+  for (const row of tsv.split('\n')) {
+    const cells = row.split('\t');
+    if (cells[0] !== '5' || cells.length < 12) continue;
+    const text = cells.slice(11).join('\t').trim();
+    if (text === '') continue;
+    const key = `${cells[2]}.${cells[3]}.${cells[4]}`;
+    if (key !== lineKey || !current) {
+      lineKey = key;
+      current = { words: [] };
+      lines.push(current);
+    }
+    current.words.push({
+      text,
+      box: {
+        x: Number(cells[6]),
+        y: Number(cells[7]),
+        width: Math.max(0, Number(cells[8])),
+        height: Math.max(0, Number(cells[9])),
+      },
+      confidence: Math.min(1, Math.max(0, Number(cells[10]) / 100)),
+    });
+  }
+  return lines;
 }
 
 /**
@@ -108,32 +132,12 @@ export class TesseractEngine implements OcrEngine {
       worker.recognize(
         encodeGreyPng(image),
         { rotateAuto: true },
-        { text: false, blocks: true, hocr: false, tsv: false },
+        { text: false, blocks: false, hocr: false, tsv: true },
       ),
       options.signal,
     );
-    const data = result.data as unknown as TesseractBlocks;
-    const lines: RecognizedLine[] = [];
-    for (const block of data.blocks ?? []) {
-      for (const paragraph of block.paragraphs) {
-        for (const line of paragraph.lines) {
-          const words = line.words
-            .filter((word) => word.text.trim() !== '')
-            .map((word) => ({
-              text: word.text.trim(),
-              box: {
-                x: word.bbox.x0,
-                y: word.bbox.y0,
-                width: Math.max(0, word.bbox.x1 - word.bbox.x0),
-                height: Math.max(0, word.bbox.y1 - word.bbox.y0),
-              },
-              confidence: Math.min(1, Math.max(0, word.confidence / 100)),
-            }));
-          if (words.length > 0) lines.push({ words });
-        }
-      }
-    }
-    return { lines, deskewRadians: data.rotateRadians ?? 0 };
+    const data = result.data as { tsv: string | null; rotateRadians?: number | null };
+    return { lines: linesFromTsv(data.tsv ?? ''), deskewRadians: data.rotateRadians ?? 0 };
   }
 
   async detectOrientation(image: GreyImage, signal?: AbortSignal): Promise<OrientationGuess | null> {
