@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SearchResult } from '../../src/shared/domain/search';
+import type { PageImage, SearchResult } from '../../src/shared/domain/search';
 import { createCore, type Core } from '../../src/core/createCore';
 import { CommitTable } from '../../src/core/location/commitTable';
 import { parseLibraryLocation, type LibraryLocation } from '../../src/core/location/libraryLocation';
@@ -105,6 +105,11 @@ describe.skipIf(!hasCorpus)('a team library on a local S3-compatible store', () 
       expect(page.image).not.toBeNull();
       const bytes = await reader.pageImages.read(page.image!.full);
       expect(new TextDecoder().decode(bytes.slice(8, 12))).toBe('WEBP');
+      // The app's viewer asks through the contract: a reader has no local record of the file.
+      const shown = await reader.dispatch('pages.get', { documentId: doc.id, page: 1, size: 'full' });
+      expect(shown.ok).toBe(true);
+      if (shown.ok)
+        expect((shown.value as PageImage).dataUrl.startsWith('data:image/webp;base64,')).toBe(true);
       // A reader writes nothing.
       await expect(reader.index.maintenance.optimize()).rejects.toThrow(/read-only/);
     } finally {

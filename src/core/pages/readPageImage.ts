@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { PageImage } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
 import type { CoreServices } from '../coreServices';
@@ -10,18 +11,25 @@ export async function readPageImage(
   size: 'full' | 'thumbnail',
 ): Promise<PageImage> {
   const doc = core.library.document(documentId);
-  if (!doc) throw new QuireError('not_found', 'That document is not in the library.');
-  if (doc.state !== 'indexed') {
+  // A shared library read from another desktop has no local record of its files: the index's own
+  // record is enough to show a stored page, and there is no original file to draw one from.
+  const shared = doc ? null : core.index.documents.get(documentId);
+  if (!doc && !shared) throw new QuireError('not_found', 'That document is not in the library.');
+  const name = doc?.relativePath ?? basename(shared?.path ?? documentId);
+  if (doc && doc.state !== 'indexed') {
     core.ingestion.prioritize(documentId);
-    throw new QuireError('not_found', `${doc.relativePath} is not indexed yet; it is next in line.`);
+    throw new QuireError('not_found', `${name} is not indexed yet; it is next in line.`);
+  }
+  if (shared && shared.state !== 'indexed') {
+    throw new QuireError('not_found', `${name} is not indexed yet in the shared library.`);
   }
   const stored = await core.index.content.page(documentId, page);
   // Images are drawn after every file's text; a page opened before its turn is drawn now.
-  const image = stored.image ?? (await core.ingestion.drawPageNow(documentId, page));
-  if (!image) throw new QuireError('not_found', `Page ${page} of ${doc.relativePath} has no image.`);
+  const image = stored.image ?? (doc ? await core.ingestion.drawPageNow(documentId, page) : null);
+  if (!image) throw new QuireError('not_found', `Page ${page} of ${name} has no image.`);
   const file = size === 'thumbnail' ? image.thumbnail : image.full;
   const bytes = await core.pageImages.read(file).catch(() => {
-    throw new QuireError('not_found', `The image of page ${page} is missing; re-index ${doc.relativePath}.`);
+    throw new QuireError('not_found', `The image of page ${page} is missing; re-index ${name}.`);
   });
   return {
     documentId,
