@@ -22,7 +22,7 @@ export function AskAboutButton({
     <button
       type="button"
       className={className}
-      aria-label={`Ask about ${name}`}
+      aria-label={`Ask about this: ${name}`}
       data-testid="ask-about-button"
       onClick={() => {
         askAbout(scope);
