@@ -5,7 +5,7 @@
  * the best `--rescore` pages from full-precision fp16 vectors read back from a file on disk.
  * Pages are synthetic (syntheticPages.ts) and made one at a time, so only the coded index is held.
  * Args: --pages 1000,10000  --vectors 850  --queries 40  --query-vectors 32  --bits 4  --pool 2
- *       --candidates 128  --rescore 64  --centroids 1024  --noise-dims <all>  --stored-truth yes
+ *       --candidates 128  --shortlist 1024  --margin 0.15  --rescore 64  --centroids 1024  --noise-dims <all>  --stored-truth yes
  */
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import { LateInteractionIndex } from '../../src/core/index/lateInteraction';
 import { createBestMatch } from '../../src/core/index/lateInteraction/bestMatch';
 import { makeSyntheticCorpus } from '../../src/core/index/lateInteraction/syntheticPages';
 import { TopK } from '../../src/core/index/lateInteraction/topK';
-import { peakRssBytes, type BenchReport } from './report';
+import { peakRssBytes, printTable, type BenchReport } from './report';
 
 const dimensions = 128;
 const k = 10;
@@ -44,8 +44,12 @@ export async function run(args: string[]): Promise<BenchReport> {
   const poolFactor = Number(option(args, 'pool', '2'));
   const candidates = Number(option(args, 'candidates', '128'));
   const rescore = Number(option(args, 'rescore', '64'));
+  const shortlist = Number(option(args, 'shortlist', '1024'));
+  const pruneMargin = Number(option(args, 'margin', '0.15'));
   const centroids = Number(option(args, 'centroids', '1024'));
   const noiseArg = option(args, 'noise-dims', '');
+  const sweep = option(args, 'sweep', '').split(',').filter(Boolean);
+  const sweepRows: Array<Record<string, number | string>> = [];
   const storedTruth = option(args, 'stored-truth', 'yes') === 'yes';
   const rows: BenchReport['rows'] = [];
   const targets: NonNullable<BenchReport['targets']> = [];
@@ -69,7 +73,15 @@ export async function run(args: string[]): Promise<BenchReport> {
       truthKernel.setLeft(allQueries, queryTotal * queryVectors);
       const rawTop = queries.map(() => new TopK(k));
 
-      const index = new LateInteractionIndex({ dimensions, residualBits, poolFactor, candidates, centroids });
+      const index = new LateInteractionIndex({
+        dimensions,
+        residualBits,
+        poolFactor,
+        candidates,
+        shortlist,
+        pruneMargin,
+        centroids,
+      });
       const rawFile = join(scratch, `raw-${pages}.f16`);
       const fd = openSync(rawFile, 'w+');
       const pageBytes = vectorsPerPage * dimensions * 2;
@@ -139,6 +151,33 @@ export async function run(args: string[]): Promise<BenchReport> {
           );
         }
       });
+      // Extra search settings over the same index: shortlist:margin:candidates, comma-separated.
+      for (const variant of sweep) {
+        const [list, margin, count] = variant.split(':').map(Number);
+        const latencies: number[] = [];
+        let found = 0;
+        queries.forEach((query, i) => {
+          const start = performance.now();
+          const hits = index.search(query, queryVectors, k, {
+            shortlist: list!,
+            pruneMargin: margin!,
+            candidates: count!,
+          });
+          latencies.push(performance.now() - start);
+          found += recall(
+            hits.map((hit) => pageNumber(hit.key)),
+            rawTruth[i]!,
+          );
+        });
+        latencies.sort((a, b) => a - b);
+        sweepRows.push({
+          pages,
+          variant,
+          p50ms: percentile(latencies, 50),
+          p95ms: percentile(latencies, 95),
+          recallRaw: found / queryTotal,
+        });
+      }
       closeSync(fd);
       rmSync(rawFile, { force: true });
       for (const list of [compactLatencies, rescoreLatencies, exactLatencies]) list.sort((a, b) => a - b);
@@ -155,6 +194,8 @@ export async function run(args: string[]): Promise<BenchReport> {
         bits: residualBits,
         pool: poolFactor,
         candidates,
+        shortlist,
+        margin: pruneMargin,
         buildSeconds: buildMs / 1000,
         diskKBPerPage: codeKB,
         fullPrecisionKBPerPage: pageBytes / 1024,
@@ -197,6 +238,7 @@ export async function run(args: string[]): Promise<BenchReport> {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+  if (sweepRows.length) printTable(sweepRows);
   return {
     name: 'pageSearch',
     rows,
@@ -208,10 +250,13 @@ export async function run(args: string[]): Promise<BenchReport> {
       residualBits,
       poolFactor,
       candidates,
+      shortlist,
+      pruneMargin,
       rescore,
       centroids,
       noiseDimensions: noiseArg || dimensions,
       peakRssMB: peakRssBytes() / 2 ** 20,
+      sweep: sweepRows,
     },
   };
 }
