@@ -213,23 +213,28 @@ export async function run(args: string[]): Promise<BenchReport> {
         truthSeconds: truthMs / 1000,
       });
       if (pages === 10_000) {
+        // The app's page search re-scores from fp16 (PAGE_RESCORE_DEPTH), so with --rescore the
+        // targets are judged on that path; every search reads the codes of every page plus the fp16
+        // vectors of only the `rescore` pages it re-scores.
+        const appP95 = rescore > 0 ? rescoreP95 : p95;
+        const appRecall = rescore > 0 ? rescoredRecall : rawRecall;
         targets.push(
           {
             what: `p95 search, 10k pages x ${vectorsPerPage}`,
             target: '< 100 ms',
             measured: `${p95.toFixed(1)} ms (with fp16 re-scoring ${rescoreP95.toFixed(1)} ms)`,
-            met: p95 < 100,
+            met: appP95 < 100,
           },
           {
             what: 'recall@10 vs exact MaxSim over raw fp16',
             target: '>= 0.95',
             measured: `${rawRecall.toFixed(3)} coded only; ${rescoredRecall.toFixed(3)} with fp16 re-scoring of ${rescore}`,
-            met: rawRecall >= 0.95,
+            met: appRecall >= 0.95,
           },
           {
             what: 'disk per page read by every search (codes, centroids)',
             target: '<= 40 KB',
-            measured: `${codeKB.toFixed(1)} KB (+ ${(pageBytes / 1024).toFixed(0)} KB fp16 for re-scoring)`,
+            measured: `${codeKB.toFixed(1)} KB (+ ${(pageBytes / 1024).toFixed(0)} KB fp16 of each of ${rescore} re-scored pages)`,
             met: codeKB <= 40,
           },
         );
