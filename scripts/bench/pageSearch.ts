@@ -160,26 +160,32 @@ export async function run(args: string[]): Promise<BenchReport> {
       for (const variant of sweep) {
         const [list, margin, count] = variant.split(':').map(Number);
         const latencies: number[] = [];
+        const cpuTimes: number[] = [];
         let found = 0;
         queries.forEach((query, i) => {
           const start = performance.now();
+          const cpuStart = process.cpuUsage();
           const hits = index.search(query, queryVectors, k, {
             shortlist: list!,
             pruneMargin: margin!,
             candidates: count!,
           });
           latencies.push(performance.now() - start);
+          const cpu = process.cpuUsage(cpuStart);
+          cpuTimes.push((cpu.user + cpu.system) / 1000);
           found += recall(
             hits.map((hit) => pageNumber(hit.key)),
             rawTruth[i]!,
           );
         });
         latencies.sort((a, b) => a - b);
+        cpuTimes.sort((a, b) => a - b);
         sweepRows.push({
           pages,
           variant,
           p50ms: percentile(latencies, 50),
           p95ms: percentile(latencies, 95),
+          cpuP95ms: percentile(cpuTimes, 95),
           recallRaw: found / queryTotal,
         });
       }
