@@ -26,6 +26,13 @@ module.exports = {
       to: { path: '^src/core/index/' },
     },
     {
+      name: 'memory-stays-below-models',
+      severity: 'error',
+      comment: 'The memory budget only counts; the models layer tells it what each provider holds.',
+      from: { path: '^src/core/memory/' },
+      to: { path: '^src/core/(models|agent|retrieval|ingestion|library)/' },
+    },
+    {
       name: 'main-reaches-core-through-its-entry',
       severity: 'error',
       comment: 'The Electron shell uses core through src/core/desktop.ts only.',

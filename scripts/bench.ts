@@ -14,9 +14,13 @@ const benches: Record<string, () => Promise<{ run: BenchFn }>> = {
   agent: () => import('./bench/agent'),
   formats: () => import('./bench/formats'),
   ocr: () => import('./bench/ocr'),
+  'page-open': () => import('./bench/pageOpen'),
+  'library-store': () => import('./bench/libraryStore'),
 };
 
 const [name, ...args] = process.argv.slice(2);
+// LanceDB reads its log level when it loads: the library-store bench's s3+ddb:// opens would each warn.
+if (name === 'library-store') process.env.LANCEDB_LOG ??= 'error';
 const selected = name ? [name] : Object.keys(benches);
 for (const key of selected) {
   const load = benches[key];

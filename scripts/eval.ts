@@ -4,7 +4,7 @@
  * and JSON under bench-results/. Answers use whatever decide/answer models core resolves (a running
  * Ollama or MLX server, or `--model PATH.gguf`).
  */
-import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { copyFile, link, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgentPorts } from '../src/core/agentPorts';
@@ -13,18 +13,23 @@ import { sharedDir } from '../test/helpers/shared';
 import type { AnswerEvalContext } from './eval-answers';
 import { printTable, writeReport, type BenchReport } from './bench/report';
 
-/** A core on a temp data dir whose library holds links to the questions' documents. */
+/**
+ * A core on a temp data dir, and beside it (never inside: the data folder cannot join the library) a
+ * library folder holding the questions' documents. Hard links, or copies across file systems: the
+ * path policy refuses symlinks that lead out of the library.
+ */
 async function createEvalContext(modelPath: string | null): Promise<AnswerEvalContext> {
   const dataDir = await mkdtemp(join(tmpdir(), 'quire-eval-'));
-  const library = join(dataDir, 'library');
+  const library = await mkdtemp(join(tmpdir(), 'quire-eval-library-'));
   const core = createCore({ dataDir, modelPath, renderImages: false, embedInBackground: false });
   await core.start();
   return {
     ports: createAgentPorts(core, core.models),
     async prepare(documents) {
-      await mkdir(library, { recursive: true });
       for (const doc of documents) {
-        await symlink(join(sharedDir, doc), join(library, doc.replace(/\//g, '__'))).catch(() => undefined);
+        const source = join(sharedDir, doc);
+        const target = join(library, doc.replace(/\//g, '__'));
+        await link(source, target).catch(() => copyFile(source, target));
       }
       await core.library.addFolder(library);
       do {
@@ -34,8 +39,9 @@ async function createEvalContext(modelPath: string | null): Promise<AnswerEvalCo
       console.log(`indexed ${core.library.snapshot().documents.length} documents for the evaluation`);
     },
     async close() {
-      await core.close();
+      await core.dispose();
       await rm(dataDir, { recursive: true, force: true });
+      await rm(library, { recursive: true, force: true });
     },
   };
 }

@@ -302,7 +302,7 @@ export async function run(args: string[]): Promise<BenchReport> {
       },
     };
   } finally {
-    await pool.close();
+    await pool.dispose();
     await scratch.cleanup();
   }
 }

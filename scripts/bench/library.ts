@@ -16,7 +16,7 @@ async function scan(dataDir: string, folder: string | null) {
   await library.whenIdle();
   const seconds = (performance.now() - started) / 1000;
   const docs = library.snapshot().documents;
-  await library.close();
+  await library.dispose();
   const pages = docs.reduce((sum, d) => sum + (d.pages ?? 0), 0);
   return { seconds, files: docs.length, pages };
 }

@@ -56,7 +56,7 @@ export async function run(args: string[]): Promise<BenchReport> {
       details: { peakRssBytes: peakRssBytes(), files: files.map((row) => row.localPath) },
     };
   } finally {
-    await core.close();
+    await core.dispose();
     await folder.cleanup();
     await data.cleanup();
   }

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { QuireError } from '../shared/errors';
 import type { AgentPorts, OutlineEntry } from './agent/ports';
 import { abortable } from './common/abortable';
@@ -65,7 +64,7 @@ export function createAgentPorts(core: CoreServices, models: Pick<ModelRoles, 'c
     pageImage: async (documentId, page) => {
       const stored = await notFoundIsNull(core.index.content.page(documentId, page));
       if (!stored?.image) return null;
-      const image = new Uint8Array(await readFile(core.pageImages.absolutePath(stored.image.full)));
+      const image = await core.pageImages.read(stored.image.full);
       return { image, pageWidth: stored.width, pageHeight: stored.height };
     },
     libraryRoots: async () => core.library.rootPaths(),

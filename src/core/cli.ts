@@ -15,6 +15,7 @@ import { modelsCommand } from './cli/modelCommands';
 import { reportFailure } from './cli/output';
 import { serveCommand } from './cli/serveCommand';
 import { defaultDataDir } from './common/dataDir';
+import { parseLibraryLocation } from './location/libraryLocation';
 import { modelLaunchOptions, visionLaunchProblem } from './models/launchOptions';
 
 const usage = `Usage: quire <command> [options]
@@ -41,6 +42,12 @@ Commands:
 
 Options:
   --data-dir DIR   where Quire keeps its data (default: ${defaultDataDir()})
+  --library URI    a shared library on object storage (s3://bucket/prefix, or
+                   s3+ddb://bucket/prefix?ddbTableName=T): \`index\` writes it, one writer at a time;
+                   \`search\` reads it. Keys from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or --profile;
+                   endpoint from QUIRE_S3_ENDPOINT (plain http only on 127.0.0.1)
+  --region R       the library's region (or AWS_REGION)
+  --profile NAME   a profile of ~/.aws/credentials for the library's keys
   --model PATH     a local GGUF for every text role (or QUIRE_MODEL)
   --page-embedder PATH
                    an ONNX page embedder (ColModernVBERT) run in-process (or QUIRE_PAGE_EMBEDDER)
@@ -82,6 +89,9 @@ async function main(argv: string[]): Promise<void> {
       'no-clarify': { type: 'boolean', default: false },
       'review-plan': { type: 'boolean', default: false },
       server: { type: 'string', multiple: true },
+      library: { type: 'string' },
+      region: { type: 'string' },
+      profile: { type: 'string' },
       in: { type: 'string', multiple: true },
       collection: { type: 'string', multiple: true },
       documents: { type: 'boolean', default: false },
@@ -94,6 +104,14 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
+  // Absent: the saved setting (or the local data folder) decides.
+  const library = values.library
+    ? parseLibraryLocation({
+        uri: values.library,
+        region: values.region ?? null,
+        profile: values.profile ?? null,
+      })
+    : undefined;
   const json = values.json ?? false;
   const launch = modelLaunchOptions({
     model: values.model,
@@ -126,6 +144,7 @@ async function main(argv: string[]): Promise<void> {
     case 'index':
       await indexCommand(rest[0], {
         dataDir,
+        library,
         json,
         images: !values['no-images'],
         ocr: !values['no-ocr'],
@@ -138,6 +157,7 @@ async function main(argv: string[]): Promise<void> {
         throw new QuireError('invalid_input', '--k must be between 1 and 100.');
       await searchCommand(rest[0], {
         dataDir,
+        library,
         json,
         k,
         mode: values.mode,

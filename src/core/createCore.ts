@@ -1,9 +1,8 @@
 /**
  * The composition root: configuration in, services out. Nothing is opened at import time; `start()`
- * opens the stores and begins watching, `close()` releases everything in reverse order.
+ * opens the stores and begins watching, `dispose()` releases everything in reverse order.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { EventName, EventPayload } from '../shared/ipc/contract';
 import { QuireError } from '../shared/errors';
 import { AgentService } from './agent/agentService';
@@ -18,6 +17,10 @@ import { OcrStore } from './documents/ocr/ocrStore';
 import { PageImageStore } from './documents/render/pageImageStore';
 import { DEFAULT_LONG_EDGE } from './documents/render/raster';
 import { Index } from './index/openIndex';
+import type { LibraryLocation } from './location/libraryLocation';
+import { readLocationSetting } from './location/locationSetting';
+import { explainStoreFailure, openSharedLibrary, type SharedLibrary } from './location/sharedLibrary';
+import { objectStoreFiles } from './location/storedFiles';
 import { BackgroundEmbedding } from './ingestion/backgroundEmbedding';
 import { Ingestion } from './ingestion/ingestion';
 import { OcrSettingsStore } from './ingestion/ocrSettingsStore';
@@ -29,8 +32,9 @@ import { localCandidates, userCandidates } from './models/detection/detectServer
 import { LocalModels } from './models/llama/localModels';
 import { LocalPageEmbedders } from './models/onnx/localPageEmbedders';
 import { LocalVisionModels } from './models/vision/localVisionModels';
-import { planLocalModel } from './memory/localModelPlan';
+import { planLocalModel } from './models/llama/localModelPlan';
 import { ModelService } from './models/modelService';
+import { serverMemoryEntries } from './models/serverMemoryEntries';
 import { readMachineFacts } from './models/setup/machineFacts';
 import { SetupService } from './models/setup/setupService';
 import { ServerMemoryTracker } from './memory/serverMemory';
@@ -44,6 +48,11 @@ import { UpdateService, type Updater } from './updates/updateService';
 export interface CoreConfig {
   /** Where Quire keeps its library list, index, page images, models and conversations. */
   dataDir: string;
+  /**
+   * A shared library on object storage (`--library s3://bucket/prefix`): its index lives there
+   * instead of under the data dir. A core that ingests is its one writer; one that does not reads.
+   */
+  library?: LibraryLocation | null;
   /** Watch library folders for changes (the app and `quire serve`; not one-shot CLI commands). */
   watch?: boolean;
   /** Index files as they appear; `quire library list` only lists. */
@@ -106,7 +115,7 @@ export interface Core extends CoreServices {
   /** Vectors for indexed content: attached to searches, filled in the background or on request. Open after `start()`. */
   readonly embedding: BackgroundEmbedding;
   start(): Promise<void>;
-  close(): Promise<void>;
+  dispose(): Promise<void>;
 }
 
 export function createCore(config: CoreConfig): Core {
@@ -171,7 +180,10 @@ export function createCore(config: CoreConfig): Core {
     onDownload: (progress) => events.emit('models.onDownload', progress),
   });
   /** What model servers hold in memory counts against the same budget as Quire's own models. */
-  const serverMemory = new ServerMemoryTracker(models, memory);
+  const serverMemory = new ServerMemoryTracker(
+    { heldMemory: (signal) => serverMemoryEntries(models, signal) },
+    memory,
+  );
   const setup = new SetupService({
     models,
     settings: modelSettings,
@@ -204,6 +216,7 @@ export function createCore(config: CoreConfig): Core {
   });
 
   let index: Index | undefined;
+  let shared: SharedLibrary | null = null;
   let ingestion: Ingestion | undefined;
   let pool: DocumentPool | undefined;
   let agent: AgentService | undefined;
@@ -240,12 +253,30 @@ export function createCore(config: CoreConfig): Core {
     ocrSettings,
     ocrResults,
     openFile: config.openFile ?? null,
-    dispatch: (name, input) => dispatch(name, input),
+    dispatch: async (name, input) => {
+      const result = await dispatch(name, input);
+      // A shared library's store out of reach: one clear sentence instead of the storage SDK's chain.
+      const explained =
+        !result.ok && shared ? explainStoreFailure(shared.location, result.error.message) : null;
+      return explained && !result.ok
+        ? { ok: false, error: { code: 'not_readable', message: explained } }
+        : result;
+    },
     async start() {
+      // The CLI's --library wins; otherwise the app's saved setting; otherwise the local data folder.
+      // A desktop whose setting does not make it the writer opens the library read-only and indexes nothing.
+      const setting = config.library !== undefined ? null : await readLocationSetting(config.dataDir);
+      const location = config.library ?? setting?.location ?? null;
+      if (location) {
+        shared = await openSharedLibrary(location, (config.ingest ?? true) && (setting?.writer ?? true));
+        // Page images and OCR results live in the library too: readers never need the original files.
+        pageImages.shareThrough(objectStoreFiles(shared.objects, 'pages'));
+        ocrResults.shareThrough(objectStoreFiles(shared.objects, 'ocr'));
+      }
       index = await Index.open({
-        uri: join(config.dataDir, 'index'),
-        loadPageImage: async (relativePath) =>
-          new Uint8Array(await readFile(pageImages.absolutePath(relativePath))),
+        uri: shared ? shared.indexUri : join(config.dataDir, 'index'),
+        ...(shared ? { storageOptions: shared.storageOptions, readOnly: !shared.writer } : {}),
+        loadPageImage: (relativePath) => pageImages.read(relativePath),
         // Page images are content too: they go when their content goes (at open, after a crash, too).
         onContentRemoved: async (hashes) => {
           for (const hash of hashes) {
@@ -256,10 +287,28 @@ export function createCore(config: CoreConfig): Core {
       });
       await library.start();
       await ocrSettings.load();
-      pool = createDocumentPool({
+      const ownPool = createDocumentPool({
         ...(config.workers ? { size: config.workers } : {}),
         ...(config.documentTimeoutMs ? { jobTimeoutMs: config.documentTimeoutMs } : {}),
       });
+      // Workers draw and read pages into the local folders; a shared library's writer copies them to the store.
+      pool = shared
+        ? {
+            ...ownPool,
+            size: ownPool.size,
+            render: async (...args) => {
+              const refs = await ownPool.render(...args);
+              await args[2].publish(refs);
+              return refs;
+            },
+            ocr: async (path, options) => {
+              const outcomes = await ownPool.ocr(path, options);
+              const read = outcomes.filter((outcome) => !outcome.reused).map((outcome) => outcome.page);
+              await ocrResults.publish(options.ocr.contentHash, read);
+              return outcomes;
+            },
+          }
+        : ownPool;
       const passwords = new PasswordVault(config.secrets ?? null);
       ingestion = new Ingestion({
         library,
@@ -281,6 +330,15 @@ export function createCore(config: CoreConfig): Core {
             password: (id) => passwords.get(id),
           }),
         },
+        // A shared library's writer prunes only documents under its own folders.
+        ...(shared
+          ? {
+              ownsDocument: (doc: { path: string }) =>
+                library
+                  .rootPaths()
+                  .some((root) => doc.path.startsWith(root.endsWith(sep) ? root : root + sep)),
+            }
+          : {}),
       });
       ingestion.events.on('progress', (progress) => events.emit('library.onProgress', progress));
       agent = new AgentService({
@@ -311,13 +369,13 @@ export function createCore(config: CoreConfig): Core {
         // One-shot commands search with the vectors already there, and never start a long pass.
         await background.attach().catch(() => undefined);
       }
-      if (config.ingest ?? true) ingestion.start();
+      if ((config.ingest ?? true) && (shared?.writer ?? true)) ingestion.start();
       await updates.load();
     },
-    async close() {
+    async dispose() {
       updates.dispose();
-      await agent?.close();
-      await embedding?.close();
+      await agent?.dispose();
+      await embedding?.dispose();
       stopWatchingMemory?.();
       await serverMemory.dispose();
       await models.dispose();
@@ -326,9 +384,10 @@ export function createCore(config: CoreConfig): Core {
       await localVisionModels.dispose();
       await retrieval.dispose();
       await ingestion?.dispose();
-      await pool?.close();
-      await library.close();
+      await pool?.dispose();
+      await library.dispose();
       await index?.dispose();
+      await shared?.dispose();
       events.clear();
     },
   };

@@ -59,7 +59,7 @@ if (!app.requestSingleInstanceLock()) {
     event.preventDefault();
     const closing = core;
     core = undefined;
-    void closing.close().finally(() => app.quit());
+    void closing.dispose().finally(() => app.quit());
   });
   void app.whenReady().then(start);
 }

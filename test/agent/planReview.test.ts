@@ -57,7 +57,7 @@ describe('plan review', () => {
     // Nothing is searched and no model is asked before the plan is approved.
     expect(ports.calls.searchChunks).toEqual([]);
     expect(models.decide!.requests).toHaveLength(0);
-    await before.close();
+    await before.dispose();
 
     const after = new AgentService({ ports, dataDir: dir.path });
     expect((await after.conversation(conversationId)).turns[0]).toMatchObject({
@@ -88,7 +88,7 @@ describe('plan review', () => {
       trace.some((e) => e.type === 'status' && e.message.startsWith('Researching the approved plan')),
     ).toBe(true);
     await expect(after.approvePlan(conversationId, runId, ['again'])).rejects.toThrow(/not waiting/);
-    await after.close();
+    await after.dispose();
   });
 
   it('is off by default, and a question with one part has no plan to approve', async () => {
@@ -102,7 +102,7 @@ describe('plan review', () => {
       const outcome = await service.waitForRun(runId);
       expect(outcome?.status).toBe('answered');
       expect(outcome?.events.some((e) => e.type === 'plan_review')).toBe(false);
-      await service.close();
+      await service.dispose();
     }
   });
 
@@ -132,6 +132,6 @@ describe('plan review', () => {
     const done = await service.waitForRun(runId);
     expect(done?.status).toBe('answered');
     expect(done?.citations.map((c) => c.documentId)).toEqual(['amcor-23']);
-    await service.close();
+    await service.dispose();
   });
 });

@@ -225,7 +225,7 @@ describe('clarifying questions', () => {
     });
     // Nothing was searched before the question was settled.
     expect(ports.calls.searchChunks).toEqual([]);
-    await before.close();
+    await before.dispose();
 
     // A new service on the same data folder: the paused run is on disk.
     const after = new AgentService({ ports, dataDir: dir.path });
@@ -247,7 +247,7 @@ describe('clarifying questions', () => {
       'answered',
     ]);
     await expect(after.clarify(conversationId, runId, 0)).rejects.toThrow(/not waiting/);
-    await after.close();
+    await after.dispose();
   });
 
   it('without clarifying, assumes a reading and says which', async () => {
@@ -263,7 +263,7 @@ describe('clarifying questions', () => {
       'The question could mean several documents; this answer assumes AMCOR_2022_10K (not AMCOR_2023_10K).',
     );
     expect(outcome?.events.some((e) => e.type === 'clarify')).toBe(false);
-    await service.close();
+    await service.dispose();
   });
 
   it('asks about "the report" only when the search spreads over several documents', async () => {
@@ -284,7 +284,7 @@ describe('clarifying questions', () => {
     expect(paused?.clarification?.choices.map((c) => c.label)).toEqual(['alpha', 'beta']);
     const one = await service.ask('What happened to staff counts in this report?');
     expect((await service.waitForRun(one.runId))?.status).toBe('answered');
-    await service.close();
+    await service.dispose();
   });
 
   it('does not ask when the year names one document', async () => {
@@ -295,6 +295,6 @@ describe('clarifying questions', () => {
     const service = new AgentService({ ports: fakePorts({ models, pages: amcor }), dataDir: dir.path });
     const { runId } = await service.ask('What were Amcor net sales in 2023?');
     expect((await service.waitForRun(runId))?.status).toBe('answered');
-    await service.close();
+    await service.dispose();
   });
 });

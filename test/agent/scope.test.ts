@@ -39,7 +39,7 @@ describe('A scoped conversation', () => {
       expect(models.decide!.requests[0]!.messages.at(-1)!.content).toContain(
         'Scope: the user asks only about 1 document(s)',
       );
-      await first.close();
+      await first.dispose();
 
       // After a restart the conversation still searches only its scope.
       const second = new AgentService({ ports, dataDir: dir.path });
@@ -59,7 +59,7 @@ describe('A scoped conversation', () => {
       expect(outcome?.searched).toBe('the whole library');
       expect(outcome?.citations[0]?.documentId).toBe('doc-handbook');
       expect((await second.conversation(asked.conversationId)).scope).toBeNull();
-      await second.close();
+      await second.dispose();
     } finally {
       await dir.cleanup();
     }
@@ -76,7 +76,7 @@ describe('A scoped conversation', () => {
         service.ask('Anything?', undefined, { scope: { paths: ['/library/gone.pdf'] } }),
       ).rejects.toThrow(/Nothing to search/);
       expect(await service.conversations()).toEqual([]);
-      await service.close();
+      await service.dispose();
     } finally {
       await dir.cleanup();
     }

@@ -141,6 +141,6 @@ describe('AgentService', () => {
       dataDir: dir.path,
     });
     expect((await restarted.conversation(conversationId)).turns[0]!.status).toBe('failed');
-    await service.close();
+    await service.dispose();
   });
 });

@@ -8,7 +8,7 @@ let core: Core | undefined;
 let ollama: OllamaStandIn | undefined;
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
-  await core?.close();
+  await core?.dispose();
   await ollama?.close();
   await cleanup?.();
 });
@@ -78,7 +78,7 @@ describe('the composition root', () => {
       reason: expect.stringContaining('settings'),
     });
     expect(await core.dispatch('models.setServers', { servers: ['not a url'] })).toMatchObject({ ok: false });
-    await core.close();
+    await core.dispose();
 
     core = createCore({ dataDir: dir.path, detectServers: false, ingest: false });
     await core.start();

@@ -42,7 +42,7 @@ describe('Scope and collections through the contract', () => {
   }, 300_000);
 
   afterAll(async () => {
-    await core?.close();
+    await core?.dispose();
     await dir?.cleanup();
   });
 

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDocumentPool } from '../../src/core/documents/pool/documentPool';
 import { QuireError } from '../../src/shared/errors';
-import { corpusDir } from '../helpers/shared';
+import { PageImageStore } from '../../src/core/documents/render/pageImageStore';
+import { corpusDir, tempDir } from '../helpers/shared';
 
 const longPdf = join(corpusDir, 'financebench', '3M_2022_10K.pdf');
 const shortPdf = join(corpusDir, 'pdfjs', 'tracemonkey.pdf');
@@ -22,7 +23,7 @@ describe('document pool', () => {
       expect(pool.pending()).toBe(0);
       expect(pool.workersStarted()).toBe(2);
     } finally {
-      await pool.close();
+      await pool.dispose();
     }
   });
 
@@ -45,7 +46,7 @@ describe('document pool', () => {
         code: 'cancelled',
       });
     } finally {
-      await pool.close();
+      await pool.dispose();
     }
   });
 
@@ -56,7 +57,29 @@ describe('document pool', () => {
       for (let i = 0; i < 5; i++) expect((await pool.parse(small, { kind: 'pdf' })).pages).toHaveLength(1);
       expect(pool.workersStarted()).toBe(3);
     } finally {
-      await pool.close();
+      await pool.dispose();
+    }
+  });
+
+  it('runs an urgent job (a page someone opened) at once, even when every worker is busy', async () => {
+    const pool = createDocumentPool({ size: 1 });
+    const dir = await tempDir('quire-pool-urgent-');
+    try {
+      const finished: string[] = [];
+      const background = [longPdf, shortPdf, shortPdf].map((path, n) =>
+        pool.parse(path, { kind: 'pdf' }).then(() => finished.push(`background ${n + 1}`)),
+      );
+      const store = new PageImageStore(dir.path);
+      const urgent = pool
+        .render(shortPdf, { contentHash: 'c3'.repeat(32), pages: [1], urgent: true }, store)
+        .then(() => finished.push('urgent'));
+      await Promise.all([...background, urgent]);
+      // The long background job holds the only worker; the spare one draws the page meanwhile.
+      expect(finished).toEqual(['urgent', 'background 1', 'background 2', 'background 3']);
+      expect(pool.workersStarted()).toBe(2);
+    } finally {
+      await pool.dispose();
+      await dir.cleanup();
     }
   });
 
@@ -70,7 +93,7 @@ describe('document pool', () => {
       ),
     );
     expect(pool.pending()).toBe(3);
-    await pool.close();
+    await pool.dispose();
     expect(await Promise.all(outcomes)).toEqual(['cancelled', 'cancelled', 'cancelled']);
     await expect(pool.parse(shortPdf, { kind: 'pdf' })).rejects.toMatchObject({ code: 'cancelled' });
   });
@@ -84,7 +107,7 @@ describe('document pool', () => {
       );
       expect(outcome).toBe('unsupported');
     } finally {
-      await pool.close();
+      await pool.dispose();
     }
   });
 });

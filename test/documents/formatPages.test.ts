@@ -75,7 +75,7 @@ describe('pages Quire lays out', () => {
       imageLongEdge: 400,
       ocr: false,
     });
-    cleanups.unshift(() => core.close());
+    cleanups.unshift(() => core.dispose());
     await core.start();
     await core.library.addFolder(folder);
     await core.library.whenIdle();

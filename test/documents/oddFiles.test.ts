@@ -29,7 +29,7 @@ function readOddFiles(): OddFile[] {
 
 const CLEAR_FAILURES: ErrorCode[] = ['unsupported', 'needs_password', 'wrong_password', 'timeout'];
 const pool = createDocumentPool({ size: 2, jobTimeoutMs: 20_000 });
-afterAll(() => pool.close());
+afterAll(() => pool.dispose());
 
 describe('odd PDFs', () => {
   const files = readOddFiles();

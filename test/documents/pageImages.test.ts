@@ -18,7 +18,7 @@ beforeAll(async () => {
   store = new PageImageStore(dir.path);
 });
 afterAll(async () => {
-  await pool.close();
+  await pool.dispose();
   await dir.cleanup();
 });
 
@@ -83,7 +83,7 @@ describe('page images', () => {
       expect(refs.map((ref) => ref.page)).toEqual([1, 2, 3, 4]);
       expect(refs.every((ref) => Math.max(ref.width, ref.height) === 400)).toBe(true);
     } finally {
-      await batching.close();
+      await batching.dispose();
     }
   });
 
@@ -102,7 +102,7 @@ describe('page images', () => {
       );
       await expect(missing).rejects.toMatchObject({ code: 'invalid_input' });
     } finally {
-      await parallel.close();
+      await parallel.dispose();
     }
   });
 

@@ -66,8 +66,8 @@ async function openPipeline(
   queue.start();
   cleanups.unshift(async () => {
     await queue.dispose();
-    await pool.close();
-    await library.close();
+    await pool.dispose();
+    await library.dispose();
     await index.dispose();
   });
   if (!library.snapshot().roots.length) await library.addFolder(folder);

@@ -101,12 +101,12 @@ describe('OCR in ingestion', () => {
         false,
       );
     } finally {
-      await off.close();
+      await off.dispose();
     }
 
     // The saved setting is on (the default): the next start reads the page the first run left.
     const on = await indexed(data.path, folder.path);
-    cleanups.push(() => on.close());
+    cleanups.push(() => on.dispose());
     const [doc] = on.library.snapshot().documents;
     expect(doc!.ocr).toMatchObject({ pagesNeedingOcr: 1, pagesRead: 1, pagesWaiting: 0, pagesUnreadable: 0 });
     expect(doc!.ocr!.confidence).toBeGreaterThan(0.8);
@@ -171,7 +171,7 @@ describe('vision transcription of pages OCR read poorly', () => {
     });
     cleanups.push(() => server.close());
     const pool = createDocumentPool({ size: 1 });
-    cleanups.push(() => pool.close());
+    cleanups.push(() => pool.dispose());
     const model = new OpenAIChatModel(new OpenAIClient({ baseUrl: server.baseUrl }), 'vision-standin', true);
     const owner: IndexedDocument = {
       id: 'doc',

@@ -13,7 +13,7 @@ import { buildTinyPageEmbedder } from '../helpers/tinyPageEmbedder';
 let core: Core | undefined;
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
-  await core?.close();
+  await core?.dispose();
   core = undefined;
   await cleanup?.();
 });

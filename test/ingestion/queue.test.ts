@@ -75,7 +75,7 @@ async function setUp(files: string[], failures = new Map<string, () => Error>())
   });
   cleanups.unshift(async () => {
     await queue.dispose();
-    await library.close();
+    await library.dispose();
     await index.dispose();
   });
   await library.start();

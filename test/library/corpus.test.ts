@@ -16,7 +16,7 @@ async function scanFolder(folder: string) {
   await library.addFolder(folder);
   await library.whenIdle();
   const docs = library.snapshot().documents;
-  await library.close();
+  await library.dispose();
   return docs;
 }
 

@@ -19,7 +19,7 @@ async function fixture() {
 
 async function openLibrary(dataDir: string, watch = false) {
   const library = new LibraryService({ dataDir, watch, changeDelayMs: 20 });
-  cleanups.unshift(() => library.close());
+  cleanups.unshift(() => library.dispose());
   await library.start();
   return library;
 }
@@ -95,7 +95,7 @@ describe('LibraryService', () => {
     const first = await openLibrary(dataDir);
     await first.addFolder(folder);
     await first.whenIdle();
-    await first.close();
+    await first.dispose();
 
     let opened = 0;
     const second = new LibraryService({
@@ -106,7 +106,7 @@ describe('LibraryService', () => {
         return { pages: 1, state: 'listed', error: null };
       },
     });
-    cleanups.unshift(() => second.close());
+    cleanups.unshift(() => second.dispose());
     await second.start();
     await second.whenIdle();
     expect(second.snapshot().roots.map((r) => r.path)).toEqual([folder]);

@@ -24,7 +24,7 @@ async function dir() {
 
 async function openLibrary(dataDir: string, watch = false) {
   const library = new LibraryService({ dataDir, watch, changeDelayMs: 20 });
-  cleanups.unshift(() => library.close());
+  cleanups.unshift(() => library.dispose());
   await library.start();
   return library;
 }
@@ -177,7 +177,7 @@ describe('folders the library refuses', () => {
       watch: false,
       documentFoldersInDataDir: [webDownloads],
     });
-    cleanups.unshift(() => withDownloads.close());
+    cleanups.unshift(() => withDownloads.dispose());
     await withDownloads.start();
     await expect(withDownloads.addFolder(webDownloads)).resolves.toMatchObject({ path: webDownloads });
     expect((await quireRejection(withDownloads.addFolder(join(dataDir, 'index')))).code).toBe('forbidden');
@@ -191,7 +191,7 @@ describe('the library as the composition root builds it', () => {
   it('accepts the web downloads folder and nothing else of the data folder', async () => {
     const dataDir = await dir();
     const core = createCore({ dataDir, ingest: false, findModels: false, detectServers: false });
-    cleanups.unshift(() => core.library.close());
+    cleanups.unshift(() => core.library.dispose());
     await core.library.start();
     await mkdir(core.web.downloadsFolder, { recursive: true });
     await expect(core.library.addFolder(core.web.downloadsFolder)).resolves.toMatchObject({

@@ -8,7 +8,7 @@ import { corpusDir, tempDir } from '../helpers/shared';
 let core: Core | undefined;
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
-  await core?.close();
+  await core?.dispose();
   core = undefined;
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });

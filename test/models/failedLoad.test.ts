@@ -123,7 +123,7 @@ describe('a model that fails to load', () => {
       expect(typeof reply.text).toBe('string');
       expect(core.models.status().roles.find((role) => role.role === 'decide')?.provider).toBe('llama');
     } finally {
-      await core.close();
+      await core.dispose();
       await data.cleanup();
     }
     expect(modelHostChildren()).toEqual([]);

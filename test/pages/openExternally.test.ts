@@ -22,7 +22,7 @@ async function coreWith(openFile: ((path: string) => Promise<void>) | null) {
     detectServers: false,
     openFile,
   });
-  cleanups.unshift(() => core.close());
+  cleanups.unshift(() => core.dispose());
   await core.start();
   await core.library.addFolder(folder);
   await core.library.whenIdle();

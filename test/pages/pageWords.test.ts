@@ -33,7 +33,7 @@ beforeAll(async () => {
     workers: 1,
     imageLongEdge: 1000,
   });
-  cleanups.unshift(() => core.close());
+  cleanups.unshift(() => core.dispose());
   await core.start();
   await core.library.addFolder(folder);
   do {

@@ -41,8 +41,8 @@ export async function startLiveServer(): Promise<LiveServer> {
     origin,
     wsUrl: `ws://127.0.0.1:${server.port}/ws?token=${server.token}`,
     async close() {
-      await server.close();
-      await core.close();
+      await server.dispose();
+      await core.dispose();
       await dir.cleanup();
     },
   };

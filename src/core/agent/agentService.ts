@@ -327,7 +327,7 @@ export class AgentService {
   }
 
   /** Cancels every run and waits until each has been saved. */
-  async close(): Promise<void> {
+  async dispose(): Promise<void> {
     const runs = [...this.active.values()];
     for (const run of runs) run.controller.abort();
     await Promise.allSettled(runs.map((r) => r.done));

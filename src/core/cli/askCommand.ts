@@ -132,6 +132,6 @@ export async function askCommand(
     }
     process.exitCode = EXIT_CODES[status];
   } finally {
-    await core.close();
+    await core.dispose();
   }
 }

@@ -71,6 +71,6 @@ export async function collectionsCommand(
         `${changed.name}: ${changed.paths.length} item(s)${changed.paths.map((p) => `\n  ${p}`).join('')}`,
       );
   } finally {
-    await core.close();
+    await core.dispose();
   }
 }

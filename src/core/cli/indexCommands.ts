@@ -4,6 +4,7 @@ import type { DocumentsResult, Scope } from '../../shared/domain/scope';
 import { SearchMode, type SearchResult } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
 import { createCore, type Core } from '../createCore';
+import type { LibraryLocation } from '../location/libraryLocation';
 import type { ModelLaunchOptions } from '../models/launchOptions';
 import { printJson } from './output';
 import { ProgressPrinter } from './progressPrinter';
@@ -70,7 +71,13 @@ async function embedLibrary(
 /** `quire index <folder>`: adds the folder if needed and indexes the library to completion. */
 export async function indexCommand(
   folder: string | undefined,
-  options: { dataDir: string; json: boolean; images: boolean; ocr: boolean } & ModelLaunchOptions,
+  options: {
+    dataDir: string;
+    library?: LibraryLocation | undefined;
+    json: boolean;
+    images: boolean;
+    ocr: boolean;
+  } & ModelLaunchOptions,
 ): Promise<void> {
   if (!folder) throw new QuireError('invalid_input', 'Usage: quire index <folder>');
   const started = Date.now();
@@ -78,6 +85,7 @@ export async function indexCommand(
     throw new QuireError('invalid_input', '--page-embedder reads page images: leave out --no-images.');
   const core = createCore({
     dataDir: options.dataDir,
+    ...(options.library ? { library: options.library } : {}),
     renderImages: options.images,
     modelPath: options.modelPath,
     servers: options.servers,
@@ -172,7 +180,7 @@ export async function indexCommand(
       );
     if (pageVectorFailure) throw pageVectorFailure;
   } finally {
-    await core.close();
+    await core.dispose();
   }
 }
 
@@ -181,6 +189,7 @@ export async function searchCommand(
   query: string | undefined,
   options: {
     dataDir: string;
+    library?: LibraryLocation | undefined;
     json: boolean;
     k: number;
     mode: string | undefined;
@@ -203,6 +212,7 @@ export async function searchCommand(
     throw new QuireError('invalid_input', `--mode must be bm25, dense, hybrid or pages.`);
   const core = createCore({
     dataDir: options.dataDir,
+    ...(options.library ? { library: options.library } : {}),
     ingest: false,
     // The embed role decides whether meaning can be searched: models are found as everywhere else.
     attachEmbeddings: true,
@@ -249,7 +259,7 @@ export async function searchCommand(
     for (const hit of hits)
       console.log(`${hit.path} p.${hit.page}  (${hit.score.toFixed(3)})\n    ${hit.snippet}`);
   } finally {
-    await core.close();
+    await core.dispose();
   }
 }
 

@@ -72,6 +72,6 @@ export async function libraryCommand(
         throw new QuireError('invalid_input', 'Usage: quire library add|remove|list');
     }
   } finally {
-    await core.close();
+    await core.dispose();
   }
 }

@@ -56,7 +56,7 @@ export async function modelsCommand(args: string[], options: ModelCommandOptions
     }
     await setupCommand(core, options);
   } finally {
-    await core.close();
+    await core.dispose();
   }
 }
 

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { killLiveChildren } from '../common/entryPoints';
 import { guardProcess } from '../common/processGuards';
 import { createCore } from '../createCore';
 import type { ModelLaunchOptions } from '../models/launchOptions';
@@ -42,11 +43,30 @@ export async function serveCommand(
   }
   console.log(`Quire is serving ${options.dataDir}`);
   console.log(`Open ${server.url}`);
+  let stopping = false;
   const stop = async () => {
-    await server.close();
-    await core.close();
-    process.exit(0);
+    // A second signal means now: whatever is still closing is cut short.
+    if (stopping) exitNow(1);
+    stopping = true;
+    const orderly = (async () => {
+      await server.dispose();
+      await core.dispose();
+    })().catch((error: unknown) => console.error('quire serve: stopping failed', error));
+    const deadline = new Promise<void>((resolve) => setTimeout(resolve, STOP_DEADLINE_MS).unref());
+    await Promise.race([orderly, deadline]);
+    exitNow(0);
   };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+/**
+ * How long `quire serve` waits for its services to close after SIGTERM or SIGINT before it exits
+ * anyway: whoever sent the signal (a terminal, a test runner, a service manager) expects it gone soon.
+ */
+const STOP_DEADLINE_MS = 1000;
+
+function exitNow(code: number): never {
+  killLiveChildren();
+  process.exit(code);
 }

@@ -90,8 +90,28 @@ export function forkChild(
 ): ChildHandle {
   if (!isSource(callerUrl)) {
     const entry = builtEntry(callerUrl, sourceRelativePath);
-    return childLauncher ? childLauncher(entry, args) : fork(entry, args, options);
+    return tracked(childLauncher ? childLauncher(entry, args) : fork(entry, args, options));
   }
   const execArgv = [...(options.execArgv ?? []), '--import', tsxLoaderUrl()];
-  return fork(sourceEntry(callerUrl, sourceRelativePath), args, { ...options, execArgv });
+  return tracked(fork(sourceEntry(callerUrl, sourceRelativePath), args, { ...options, execArgv }));
+}
+
+/** Children started here and not yet exited: a process that must stop now ends them itself. */
+const liveChildren = new Set<ChildHandle>();
+
+function tracked(child: ChildHandle): ChildHandle {
+  liveChildren.add(child);
+  child.once('exit', () => liveChildren.delete(child));
+  return child;
+}
+
+/**
+ * Kills every child still running, for a process about to exit before its services finished their
+ * own orderly dispose(): a child outliving its parent would hold memory (a loaded model) for nothing.
+ */
+export function killLiveChildren(): number {
+  const count = liveChildren.size;
+  for (const child of liveChildren) child.kill('SIGKILL');
+  liveChildren.clear();
+  return count;
 }

@@ -32,10 +32,13 @@ export function freshMeta(schemaVersion: number): IndexMeta {
 }
 
 export async function openMetaTable(db: Connection): Promise<Table> {
-  const names = await db.tableNames();
-  return names.includes(TABLES.meta)
-    ? db.openTable(TABLES.meta)
-    : db.createEmptyTable(TABLES.meta, metaSchema);
+  try {
+    return await db.openTable(TABLES.meta);
+  } catch (error) {
+    // Asked of the table, not of a listing (some S3-compatible servers list no table folders).
+    if (!/was not found/i.test(error instanceof Error ? error.message : String(error))) throw error;
+    return db.createEmptyTable(TABLES.meta, metaSchema);
+  }
 }
 
 /** Null for an index that has no record yet (a new one). */

@@ -24,6 +24,10 @@ export interface OpenIndexOptions {
   loadPageImage?: (relativePath: string) => Promise<Uint8Array>;
   /** Told which content was deleted (at open, by a write, by garbage collection), e.g. to delete its page images. */
   onContentRemoved?: ContentRemovedHook;
+  /** LanceDB's storage options for a URI on object storage (credentials in memory, never saved). */
+  storageOptions?: Record<string, string>;
+  /** Open a library another process writes: nothing is written, garbage is left to the writer. */
+  readOnly?: boolean;
   /** Chunk vectors past which optimize() builds an approximate vector index (default 20,000). */
   vectorIndexRows?: number;
 }
@@ -50,11 +54,18 @@ export class Index {
     readonly vectors: VectorSets,
     readonly search: Searcher,
     readonly maintenance: Maintenance,
-    private readonly parts: { vectors: IndexVectors },
+    private readonly parts: {
+      vectors: IndexVectors;
+      documents: IndexDocuments;
+      fullText: FullTextIndexes;
+    },
   ) {}
 
   static async open(options: OpenIndexOptions): Promise<Index> {
-    const tables = await IndexTables.open(options.uri);
+    const tables = await IndexTables.open(options.uri, {
+      ...(options.storageOptions ? { storageOptions: options.storageOptions } : {}),
+      readOnly: options.readOnly ?? false,
+    });
     try {
       const fullText = new FullTextIndexes(tables);
       // Content owns which hashes await their images; vectors wait for them before embedding pages.
@@ -84,9 +95,9 @@ export class Index {
       const collections = new IndexCollections(tables);
       await collections.load();
       await vectors.load();
-      await content.removeGarbage();
+      if (!tables.readOnly) await content.removeGarbage();
       await fullText.load();
-      await fullText.ensure();
+      if (!tables.readOnly) await fullText.ensure();
       const recognized = new IndexRecognizedText(tables, fullText, vectors, awaitingText);
       const search = new IndexSearch(
         tables,
@@ -99,11 +110,24 @@ export class Index {
       const maintenance = new IndexMaintenance(tables, documents, fullText, vectors, options.vectorIndexRows);
       return new Index(tables, documents, collections, content, recognized, vectors, search, maintenance, {
         vectors,
+        documents,
+        fullText,
       });
     } catch (error) {
       await tables.dispose();
       throw error;
     }
+  }
+
+  /**
+   * A reader of a shared library catches up with what its writer committed since it opened: tables
+   * are read at their latest version already; this reloads the documents and vectors known in memory.
+   */
+  async refresh(): Promise<void> {
+    this.tables.assertOpen();
+    await this.parts.documents.load();
+    await this.parts.vectors.load();
+    await this.parts.fullText.load();
   }
 
   /** Waits for queued writes, then releases the database. Later calls fail with a clear error. */

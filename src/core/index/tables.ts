@@ -3,9 +3,23 @@ import { availableParallelism } from 'node:os';
 import { connect, type Connection, type Table } from '@lancedb/lancedb';
 
 import { QuireError } from '../../shared/errors';
-import { writeMeta, type EmbedderRef, type IndexMeta } from './meta';
+import { readMeta, writeMeta, type EmbedderRef, type IndexMeta } from './meta';
 import { openOrMigrate } from './maintenance/migrations';
-import { chunksSchema, documentsSchema, pagesSchema, TABLES, type VectorKind } from './schema';
+import {
+  chunksSchema,
+  documentsSchema,
+  pagesSchema,
+  SCHEMA_VERSION,
+  TABLES,
+  type VectorKind,
+} from './schema';
+
+export interface OpenTablesOptions {
+  /** LanceDB's storage options (object storage: endpoint, region, credentials), held in memory only. */
+  storageOptions?: Record<string, string>;
+  /** Open for reading only: nothing is created, migrated or written, and writes are refused. */
+  readOnly?: boolean;
+}
 
 /*
  * What every part of the index shares: one LanceDB connection, its fixed tables, the index's own
@@ -23,17 +37,21 @@ export class IndexTables {
     readonly documents: Table,
     readonly chunks: Table,
     readonly pages: Table,
+    readonly readOnly = false,
   ) {}
 
-  static async open(uri: string): Promise<IndexTables> {
+  static async open(uri: string, options: OpenTablesOptions = {}): Promise<IndexTables> {
     if (!uri) throw new QuireError('invalid_input', 'The index needs a folder or URI.');
     widenLanceThreadPool();
-    const db = await connect(uri, { readConsistencyInterval: 0 });
+    const db = await connect(uri, {
+      readConsistencyInterval: 0,
+      ...(options.storageOptions ? { storageOptions: options.storageOptions } : {}),
+    });
     try {
+      if (options.readOnly) return await IndexTables.openForReading(db);
       const { metaTable, meta } = await openOrMigrate(db);
-      const names = await db.tableNames();
       const table = async (name: string, schema: typeof chunksSchema) =>
-        names.includes(name) ? db.openTable(name) : db.createEmptyTable(name, schema);
+        (await openIfPresent(db, name)) ?? db.createEmptyTable(name, schema);
       return new IndexTables(
         db,
         metaTable,
@@ -48,20 +66,47 @@ export class IndexTables {
     }
   }
 
+  /** A reader opens what a writer made, as it is: no table is created and no record rewritten. */
+  private static async openForReading(db: Connection): Promise<IndexTables> {
+    const opened = await Promise.all(
+      [TABLES.meta, TABLES.documents, TABLES.chunks, TABLES.pages].map((name) => openIfPresent(db, name)),
+    );
+    const [metaTable, documents, chunks, pages] = opened;
+    if (!metaTable || !documents || !chunks || !pages)
+      throw new QuireError('not_found', 'This library has no index yet: index a folder into it first.');
+    const meta = await readMeta(metaTable);
+    if (!meta)
+      throw new QuireError('not_found', 'This library has no index yet: index a folder into it first.');
+    if (meta.schemaVersion !== SCHEMA_VERSION)
+      throw new QuireError(
+        'unsupported',
+        `This library's index has schema ${meta.schemaVersion}; this Quire reads ${SCHEMA_VERSION}. ` +
+          "Open it once with the indexing machine's Quire of the same version.",
+      );
+    return new IndexTables(db, metaTable, meta, documents, chunks, pages, true);
+  }
+
   get meta(): IndexMeta {
     return this.currentMeta;
   }
 
   async saveMeta(meta: IndexMeta): Promise<void> {
+    this.assertWritable();
     await writeMeta(this.metaTable, meta);
     this.currentMeta = meta;
   }
 
   /** Runs writes one at a time, in call order; a failed write does not block the next. */
   exclusive<T>(work: () => Promise<T>): Promise<T> {
+    if (this.readOnly) return Promise.reject(readOnlyError());
     const run = this.queue.then(work, work);
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** Refuses a write on a library opened for reading. */
+  assertWritable(): void {
+    if (this.readOnly) throw readOnlyError();
   }
 
   assertOpen(): void {
@@ -75,12 +120,10 @@ export class IndexTables {
   /** Tables of the embedders the record names (active and pending), for the given kinds. */
   async vectorTables(kinds: readonly VectorKind[] = ['text', 'page']): Promise<Table[]> {
     const refs = kinds.flatMap((kind) => [this.meta[kind].active, this.meta[kind].pending]);
-    const names = new Set(await this.db.tableNames());
-    return Promise.all(
-      refs
-        .filter((ref): ref is EmbedderRef => ref !== null && names.has(ref.table))
-        .map((ref) => this.db.openTable(ref.table)),
+    const opened = await Promise.all(
+      refs.filter((ref): ref is EmbedderRef => ref !== null).map((ref) => openIfPresent(this.db, ref.table)),
     );
+    return opened.filter((table): table is Table => table !== null);
   }
 
   /** Every table of the index, for maintenance. */
@@ -89,6 +132,7 @@ export class IndexTables {
   }
 
   async dropTable(name: string): Promise<void> {
+    this.assertWritable();
     if ((await this.db.tableNames()).includes(name)) await this.db.dropTable(name);
   }
 
@@ -99,6 +143,26 @@ export class IndexTables {
     this.disposed = true;
     this.db.close();
   }
+}
+
+/**
+ * Opens a table, or null when there is none. Asked of the table itself, not of a listing: some
+ * S3-compatible servers list no common prefixes, so a listing can miss tables that exist.
+ */
+export async function openIfPresent(db: Connection, name: string): Promise<Table | null> {
+  try {
+    return await db.openTable(name);
+  } catch (error) {
+    if (/was not found/i.test(error instanceof Error ? error.message : String(error))) return null;
+    throw error;
+  }
+}
+
+function readOnlyError(): QuireError {
+  return new QuireError(
+    'forbidden',
+    'This library is open read-only here: another machine writes it (run `quire index` there).',
+  );
 }
 
 /**

@@ -62,7 +62,7 @@ export class BackgroundEmbedding {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  async close(): Promise<void> {
+  async dispose(): Promise<void> {
     this.controller.abort();
     await this.running?.catch(() => undefined);
     for (const resolve of this.idleWaiters.splice(0)) resolve();

@@ -89,6 +89,8 @@ export class ImageBackfill {
         contentHash: doc.contentHash,
         pages: [page],
         longEdge: this.deps.longEdge,
+        // The person is looking at this page: ahead of background drawing and OCR.
+        urgent: true,
         ...(signal ? { signal } : {}),
         ...(password ? { password } : {}),
       },

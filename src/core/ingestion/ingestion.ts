@@ -7,6 +7,7 @@ import type { DocumentPool } from '../documents/pool/documentPool';
 import type { PageImageStore } from '../documents/render/pageImageStore';
 import type { PageImageRef } from '../documents/types';
 import type { Index } from '../index/openIndex';
+import type { IndexedDocument } from '../index/records';
 import type { LibraryService } from '../library/libraryService';
 import type { StoredDocument } from '../library/libraryStore';
 import { classifyFailure, FileIngestion } from './fileIngestion';
@@ -15,6 +16,7 @@ import { IndexTidying } from './indexTidying';
 import { ocrSourceOf, PageRecognition, type OcrSetup } from './pageRecognition';
 import type { PasswordVault } from './passwordVault';
 import { ProgressMeter } from './progressMeter';
+import { ProgressPacer } from './progressPacer';
 import { Reconciliation } from './reconciliation';
 import { Scheduler } from './scheduler';
 
@@ -38,6 +40,8 @@ export interface IngestionOptions {
   maintenanceDelayMs?: number;
   /** OCR of scanned pages (its results, its settings, an optional vision transcriber); off when absent. */
   ocr?: OcrSetup;
+  /** Which indexed documents this library's folders hold (a shared library's writer owns only its own). */
+  ownsDocument?: (doc: IndexedDocument) => boolean;
 }
 
 export interface IngestionEvents extends Record<string, unknown> {
@@ -59,8 +63,6 @@ interface FileJob {
   waiter?: Waiter;
 }
 
-const PROGRESS_INTERVAL_MS = 250;
-
 /**
  * Carries files from the library into the index. Four parts: the scheduler (queue, priorities, pause
  * and resume), the one-file pipeline (read, chunk, index), image backfill (pages drawn after every
@@ -80,8 +82,7 @@ export class Ingestion {
   private readonly files = new Map<string, FileJob>();
   private startup: Promise<void> = Promise.resolve();
   private disposed = false;
-  private lastProgressAt = 0;
-  private progressTimer: NodeJS.Timeout | undefined;
+  private readonly pacer = new ProgressPacer(() => this.events.emit('progress', this.progress()));
   private readonly tidying: IndexTidying;
 
   constructor(private readonly options: IngestionOptions) {
@@ -143,6 +144,7 @@ export class Ingestion {
       enqueue: (doc, urgent) => this.enqueue(doc, urgent),
       dequeue: (documentId) => this.dequeue(documentId),
       filesPending: () => this.files.size > 0,
+      ...(options.ownsDocument ? { owns: options.ownsDocument } : {}),
     });
   }
 
@@ -192,7 +194,6 @@ export class Ingestion {
     this.scheduler.promote(fileKey(documentId));
   }
 
-  /** Draws one page now, ahead of its turn; null when the file is not an indexed PDF or images are off. */
   /** One page of an indexed document as Quire laid it out, for the text view. */
   async pageLayout(documentId: string, page: number, signal?: AbortSignal): Promise<DrawablePage> {
     const doc = this.options.index.documents.get(documentId);
@@ -200,9 +201,11 @@ export class Ingestion {
       throw new QuireError('not_found', 'That page has no text view.');
     }
     const path = await this.options.library.readablePath(doc.path);
-    return this.options.pool.pageText(path, { kind: doc.kind, page, ...(signal ? { signal } : {}) });
+    const job = { kind: doc.kind, page, urgent: true, ...(signal ? { signal } : {}) };
+    return this.options.pool.pageText(path, job);
   }
 
+  /** Draws one page now, ahead of its turn; null when the file is not an indexed PDF or images are off. */
   drawPageNow(documentId: string, page: number, signal?: AbortSignal): Promise<PageImageRef | null> {
     if (this.options.renderImages === false) return Promise.resolve(null);
     return this.backfill.drawPageNow(documentId, page, signal);
@@ -269,7 +272,7 @@ export class Ingestion {
     for (const job of this.files.values())
       job.waiter?.reject(new QuireError('cancelled', 'Quire is closing.'));
     await this.scheduler.dispose();
-    clearTimeout(this.progressTimer);
+    this.pacer.dispose();
     this.events.clear();
   }
 
@@ -390,19 +393,7 @@ export class Ingestion {
   }
 
   private emitProgress(force = false): void {
-    if (this.disposed) return;
-    const now = Date.now();
-    if (force || now - this.lastProgressAt >= PROGRESS_INTERVAL_MS) {
-      this.lastProgressAt = now;
-      clearTimeout(this.progressTimer);
-      this.progressTimer = undefined;
-      this.events.emit('progress', this.progress());
-    } else {
-      this.progressTimer ??= setTimeout(() => {
-        this.progressTimer = undefined;
-        this.emitProgress(true);
-      }, PROGRESS_INTERVAL_MS);
-    }
+    if (!this.disposed) this.pacer.changed(force);
   }
 }
 

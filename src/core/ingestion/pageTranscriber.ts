@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { DocumentPool } from '../documents/pool/documentPool';
 import type { OcrSource } from '../documents/pool/protocol';
 import type { OcrStore } from '../documents/ocr/ocrStore';
@@ -70,7 +69,7 @@ export class PageTranscriber {
         this.deps.images,
       );
       if (!image) continue;
-      const bytes = new Uint8Array(await readFile(this.deps.images.absolutePath(image.full)));
+      const bytes = await this.deps.images.read(image.full);
       const response = await model.chat({
         messages: [
           {

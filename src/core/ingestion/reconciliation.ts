@@ -19,6 +19,11 @@ export interface ReconciliationDeps {
   dequeue(documentId: string): void;
   /** Whether files are queued or being read: removals wait until they are not. */
   filesPending(): boolean;
+  /**
+   * Whether this library's folders hold an indexed document, so that its absence means it vanished.
+   * All of them by default; a shared library's writer owns only what lies under its own folders.
+   */
+  owns?: (doc: IndexedDocument) => boolean;
 }
 
 /**
@@ -61,7 +66,7 @@ export class Reconciliation {
     }
     // Files deleted while Quire was not running.
     for (const indexed of documents.list()) {
-      if (!known.has(indexed.id)) void this.dropFromIndex(indexed.id);
+      if (!known.has(indexed.id) && (this.deps.owns?.(indexed) ?? true)) void this.dropFromIndex(indexed.id);
     }
   }
 

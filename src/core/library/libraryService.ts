@@ -216,12 +216,14 @@ export class LibraryService {
     if (!doc) return null;
     const next = { ...doc, ...patch };
     this.documents.set(id, next);
-    this.scheduleSave();
+    // Queued and being read need not survive a restart (the next start queues the file again): the
+    // library is written when a file reaches a state that lasts, once per file.
+    if (next.state !== 'queued' && next.state !== 'indexing') this.scheduleSave();
     this.scheduleChanged();
     return next;
   }
 
-  async close(): Promise<void> {
+  async dispose(): Promise<void> {
     this.closed = true;
     this.removed.clear();
     clearTimeout(this.changeTimer);
@@ -239,12 +241,13 @@ export class LibraryService {
     if (this.options.watch) this.watchRoot(root);
   }
 
-  private track(scan: Promise<void>): void {
+  /** `save: false` for a file the watcher saw: ingestion reads it next, and the library is written then. */
+  private track(scan: Promise<void>, save = true): void {
     const tracked = scan
       .catch((error: unknown) => console.error('quire: scan failed', error))
       .finally(() => {
         this.scans.delete(tracked);
-        this.scheduleSave();
+        if (save) this.scheduleSave();
         this.scheduleChanged();
       });
     this.scans.add(tracked);
@@ -331,7 +334,10 @@ export class LibraryService {
   private watchRoot(root: LibraryRoot): void {
     const watcher = watchFolder(root.path);
     const onFile = (path: string) => {
-      this.track(this.noteWatchedFile(root, path).catch(() => this.onGone(path)));
+      this.track(
+        this.noteWatchedFile(root, path).catch(() => this.onGone(path)),
+        false,
+      );
     };
     watcher.on('add', onFile);
     watcher.on('change', onFile);

@@ -1,34 +1,15 @@
 /*
- * What model servers on this machine hold in memory, kept in the budget beside Quire's own models:
- * Ollama states each loaded model's size and the part in VRAM (/api/ps); other servers state
- * nothing, so their models appear with an unknown size rather than as 0 B.
+ * What model servers on this machine hold in memory, kept in the budget beside Quire's own models.
+ * The providers say what they hold, already as budget entries; this only reads them now and then.
  */
 import type { MemoryEntry } from '../../shared/domain/models';
-import type { LoadedServerModel } from '../models/modelService';
 
 export interface ServerMemorySource {
-  loadedServerModels(signal?: AbortSignal): Promise<LoadedServerModel[]>;
+  heldMemory(signal?: AbortSignal): Promise<MemoryEntry[]>;
 }
 
 export interface ExternalEntriesSink {
   replaceExternalEntries(entries: MemoryEntry[]): void;
-}
-
-export function toMemoryEntry(model: LoadedServerModel): MemoryEntry {
-  const known = model.sizeBytes !== null;
-  return {
-    id: `server:${model.endpoint}:${model.name}`,
-    label: `${model.name} (${model.server})`,
-    roles: [],
-    loaded: true,
-    weightsBytes: model.sizeBytes ?? 0,
-    kvCacheBytes: 0,
-    external: true,
-    ...(known ? {} : { sizeKnown: false }),
-    ...(model.vramBytes !== null && known
-      ? { gpuBytes: Math.min(model.vramBytes, model.sizeBytes ?? 0) }
-      : {}),
-  };
 }
 
 /** Reads the servers now and whenever asked; `watch` keeps reading, since servers load models on demand. */
@@ -43,8 +24,8 @@ export class ServerMemoryTracker {
 
   update(): Promise<void> {
     this.reading ??= this.source
-      .loadedServerModels()
-      .then((models) => this.budget.replaceExternalEntries(models.map(toMemoryEntry)))
+      .heldMemory()
+      .then((entries) => this.budget.replaceExternalEntries(entries))
       .catch(() => undefined)
       .finally(() => {
         this.reading = null;

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { PageImage } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
 import type { CoreServices } from '../coreServices';
@@ -21,7 +20,7 @@ export async function readPageImage(
   const image = stored.image ?? (await core.ingestion.drawPageNow(documentId, page));
   if (!image) throw new QuireError('not_found', `Page ${page} of ${doc.relativePath} has no image.`);
   const file = size === 'thumbnail' ? image.thumbnail : image.full;
-  const bytes = await readFile(core.pageImages.absolutePath(file)).catch(() => {
+  const bytes = await core.pageImages.read(file).catch(() => {
     throw new QuireError('not_found', `The image of page ${page} is missing; re-index ${doc.relativePath}.`);
   });
   return {
@@ -29,7 +28,7 @@ export async function readPageImage(
     page,
     pageWidth: stored.width,
     pageHeight: stored.height,
-    dataUrl: `data:image/webp;base64,${bytes.toString('base64')}`,
+    dataUrl: `data:image/webp;base64,${Buffer.from(bytes).toString('base64')}`,
     textSource: stored.textSource,
   };
 }

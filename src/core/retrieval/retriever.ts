@@ -4,6 +4,7 @@
  */
 import type { SearchHit, SearchMode } from '../../shared/domain/search';
 import { isAbortError, toErrorInfo } from '../../shared/errors';
+import { abortable } from '../common/abortable';
 import { reciprocalRankFusion } from '../index/search/fusion';
 import type { ChatModel, Reranker } from '../models/types';
 import { dedupe, heuristicForms, rewrittenForms, type QueryForm } from './queryForms';
@@ -75,11 +76,15 @@ export async function retrieve(
   const depth = Math.max(options.k, options.rerank || forms.length > 1 ? FORM_DEPTH : options.k);
   const lists = await Promise.all(
     forms.map((form) =>
-      ports.search(form.text, {
-        k: depth,
-        ...(options.mode ? { mode: options.mode } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-      }),
+      // A search that ignores the signal still cannot hold a cancelled run.
+      abortable(
+        ports.search(form.text, {
+          k: depth,
+          ...(options.mode ? { mode: options.mode } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+        }),
+        options.signal,
+      ),
     ),
   );
   let hits = lists.length === 1 ? lists[0]! : fuseHits(lists);

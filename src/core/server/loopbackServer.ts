@@ -34,7 +34,7 @@ export interface LoopbackServer {
   url: string;
   port: number;
   token: string;
-  close(): Promise<void>;
+  dispose(): Promise<void>;
 }
 
 function securityHeaders(port: number): Record<string, string> {
@@ -154,7 +154,7 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
     url: `http://${displayHost}:${port}/?token=${token}`,
     port,
     token,
-    async close() {
+    async dispose() {
       for (const off of unsubscribe) off();
       for (const client of sockets.clients) client.terminate();
       sockets.close();

@@ -2,6 +2,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../common/atomicFile';
+import type { StoredFiles } from '../../location/storedFiles';
 import { QuireError } from '../../../shared/errors';
 
 /**
@@ -47,7 +48,33 @@ export function sameKey(record: OcrKey, key: OcrKey): boolean {
  * the rest. A renamed or copied file has the same hash and reuses them.
  */
 export class OcrStore {
-  constructor(readonly root: string) {}
+  /**
+   * @param root the local folder of OCR results (in a shared library: the writer's copy)
+   * @param shared a shared library's copy, which every write goes to and a missing page comes from
+   */
+  constructor(
+    readonly root: string,
+    private shared: StoredFiles | null = null,
+  ) {}
+
+  /** Keeps OCR results in a shared library from now on (set when the library opens). */
+  shareThrough(files: StoredFiles | null): void {
+    this.shared = files;
+  }
+
+  /** Copies pages read by the document workers (written to the local root) to the shared library. */
+  async publish(contentHash: string, pages: readonly number[]): Promise<void> {
+    const shared = this.shared;
+    if (!shared) return;
+    for (const page of pages) {
+      const bytes = await readFile(this.file(contentHash, page)).catch(() => null);
+      if (bytes) await shared.upload(this.relative(contentHash, page), new Uint8Array(bytes));
+    }
+  }
+
+  private relative(contentHash: string, page: number): string {
+    return `${contentHash.slice(0, 2)}/${contentHash}/p${page}.json`;
+  }
 
   private folder(contentHash: string): string {
     if (!/^[0-9a-f]{16,128}$/.test(contentHash))
@@ -66,7 +93,9 @@ export class OcrStore {
     try {
       raw = await readFile(this.file(contentHash, page), 'utf8');
     } catch {
-      return null;
+      const bytes = this.shared ? await this.shared.download(this.relative(contentHash, page)) : null;
+      if (!bytes) return null;
+      raw = new TextDecoder().decode(bytes);
     }
     try {
       const parsed = OcrPageRecord.safeParse(JSON.parse(raw));
@@ -96,7 +125,9 @@ export class OcrStore {
 
   async put(contentHash: string, page: number, record: OcrPageRecord): Promise<void> {
     try {
-      await writeFileAtomic(this.file(contentHash, page), JSON.stringify(record));
+      const text = JSON.stringify(record);
+      await writeFileAtomic(this.file(contentHash, page), text);
+      await this.shared?.upload(this.relative(contentHash, page), new TextEncoder().encode(text));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOSPC')
@@ -108,5 +139,6 @@ export class OcrStore {
   /** Deletes every OCR result of one content. */
   async remove(contentHash: string): Promise<void> {
     await rm(this.folder(contentHash), { recursive: true, force: true });
+    await this.shared?.removeFolder(`${contentHash.slice(0, 2)}/${contentHash}`);
   }
 }

@@ -26,6 +26,11 @@ interface JobOptions {
   signal?: AbortSignal;
   /** Overrides the pool's time limit for this job. */
   timeoutMs?: number;
+  /**
+   * Someone is waiting for it (a page opened in the viewer): it goes ahead of every queued background
+   * job (indexing, OCR, drawing), behind other urgent ones.
+   */
+  urgent?: boolean;
 }
 
 export interface ParseJobOptions extends JobOptions {
@@ -75,7 +80,7 @@ export interface DocumentPool {
   /** Worker threads started so far (first starts, replacements after a timeout, crash or recycling). */
   workersStarted(): number;
   /** Fails queued and running jobs with `cancelled` and stops the workers. */
-  close(): Promise<void>;
+  dispose(): Promise<void>;
 }
 
 export const DEFAULT_JOB_TIMEOUT_MS = 180_000;
@@ -91,6 +96,7 @@ interface PendingJob {
   job: DocumentJob;
   timeoutMs: number;
   signal: AbortSignal | undefined;
+  urgent: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
   onAbort: () => void;
@@ -102,6 +108,8 @@ interface Slot {
   timer: NodeJS.Timeout | null;
   /** Jobs the current worker has finished. */
   jobsDone: number;
+  /** The spare slot: takes only urgent jobs, when every other slot is busy. */
+  urgentOnly?: boolean;
 }
 
 /**
@@ -121,6 +129,9 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
     timer: null,
     jobsDone: 0,
   }));
+  // A page someone is waiting for must not wait for a long background batch (OCR of a scan can take a
+  // minute) to end: one spare worker serves urgent jobs when the others are all busy.
+  slots.push({ worker: null, running: null, timer: null, jobsDone: 0, urgentOnly: true });
   const queue: PendingJob[] = [];
   let nextId = 1;
   let started = 0;
@@ -195,6 +206,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
   function pump() {
     for (const slot of slots) {
       if (closed || slot.running || queue.length === 0) continue;
+      if (slot.urgentOnly && !queue[0]?.urgent) continue;
       const job = queue.shift()!;
       slot.worker ??= spawn(slot);
       slot.running = job;
@@ -224,6 +236,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
         job,
         timeoutMs: jobOptions.timeoutMs ?? defaultTimeoutMs,
         signal,
+        urgent: jobOptions.urgent === true,
         resolve: resolve as (value: unknown) => void,
         reject,
         onAbort: () => {
@@ -238,7 +251,9 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
         },
       };
       signal?.addEventListener('abort', pendingJob.onAbort, { once: true });
-      queue.push(pendingJob);
+      const firstBackground = pendingJob.urgent ? queue.findIndex((queued) => !queued.urgent) : -1;
+      if (firstBackground === -1) queue.push(pendingJob);
+      else queue.splice(firstBackground, 0, pendingJob);
       pump();
     });
   }
@@ -302,7 +317,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
     pending() {
       return queue.length + slots.filter((slot) => slot.running).length;
     },
-    async close() {
+    async dispose() {
       closed = true;
       const cancelled = () => new QuireError('cancelled', 'The document reader was closed.');
       for (const job of queue.splice(0)) {

@@ -1,8 +1,9 @@
-import { rm, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp, { type WebpOptions } from 'sharp';
 import { writeFileAtomic } from '../../common/atomicFile';
 import { QuireError } from '../../../shared/errors';
+import type { StoredFiles } from '../../location/storedFiles';
 import type { PageImageRef } from '../types';
 import type { PageRasters, RasterPage } from './raster';
 
@@ -21,7 +22,48 @@ const FULL_EFFORT = 0;
  * `-thumb.webp`). A renamed or copied file has the same hash, so it reuses its images.
  */
 export class PageImageStore {
-  constructor(readonly root: string) {}
+  /**
+   * @param root the local folder of page images (in a shared library: the writer's copy, a reader's cache)
+   * @param shared a shared library's copy, which every write goes to and a missing local file comes from
+   */
+  constructor(
+    readonly root: string,
+    private shared: StoredFiles | null = null,
+  ) {}
+
+  /** Keeps page images in a shared library from now on (set when the library opens). */
+  shareThrough(files: StoredFiles | null): void {
+    this.shared = files;
+  }
+
+  /** Copies images drawn by the document workers (written to the local root) to the shared library. */
+  async publish(refs: readonly PageImageRef[]): Promise<void> {
+    const shared = this.shared;
+    if (!shared) return;
+    // One batch's pages go up together: each upload is a round trip to the store.
+    await Promise.all(
+      refs
+        .flatMap((ref) => [ref.full, ref.thumbnail])
+        .map(async (path) => shared.upload(path, new Uint8Array(await readFile(this.absolutePath(path))))),
+    );
+  }
+
+  /** A stored image's bytes: the local file, or the shared library's copy (then cached locally). */
+  async read(relativePath: string): Promise<Uint8Array> {
+    await this.fetchMissing(relativePath);
+    return new Uint8Array(await readFile(this.absolutePath(relativePath)));
+  }
+
+  private async fetchMissing(relativePath: string): Promise<void> {
+    if (!this.shared) return;
+    const exists = await stat(this.absolutePath(relativePath)).then(
+      () => true,
+      () => false,
+    );
+    if (exists) return;
+    const bytes = await this.shared.download(relativePath);
+    if (bytes) await writeFileAtomic(this.absolutePath(relativePath), bytes);
+  }
 
   /** Paths of a page's images, relative to the root. */
   relativePaths(contentHash: string, page: number, longEdge: number): { full: string; thumbnail: string } {
@@ -42,6 +84,8 @@ export class PageImageStore {
   async get(contentHash: string, page: number, longEdge: number): Promise<PageImageRef | null> {
     const paths = this.relativePaths(contentHash, page, longEdge);
     try {
+      await this.fetchMissing(paths.thumbnail);
+      await this.fetchMissing(paths.full);
       await stat(this.absolutePath(paths.thumbnail));
       const { width, height } = await sharp(this.absolutePath(paths.full)).metadata();
       if (!width || !height) return null;
@@ -66,6 +110,8 @@ export class PageImageStore {
     try {
       await writeFileAtomic(this.absolutePath(paths.full), full);
       await writeFileAtomic(this.absolutePath(paths.thumbnail), thumbnail);
+      await this.shared?.upload(paths.full, full);
+      await this.shared?.upload(paths.thumbnail, thumbnail);
     } catch (error) {
       throw storeWriteError(error);
     }
@@ -78,6 +124,7 @@ export class PageImageStore {
     if (!/^[0-9a-f]{16,}$/i.test(contentHash))
       throw new QuireError('invalid_input', `Not a content hash: ${contentHash}`);
     await rm(dir, { recursive: true, force: true });
+    await this.shared?.removeFolder(join(contentHash.slice(0, 2).toLowerCase(), contentHash.toLowerCase()));
   }
 }
 
@@ -89,6 +136,7 @@ function encodeWebp(raster: RasterPage, options: WebpOptions): Promise<Buffer> {
 }
 
 function storeWriteError(error: unknown): QuireError {
+  if (error instanceof QuireError) return error;
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOSPC' || code === 'EDQUOT')
     return new QuireError('disk_full', 'The disk is full: page images cannot be saved.');

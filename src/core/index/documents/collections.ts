@@ -4,7 +4,7 @@ import { Field, Float64, Schema, Utf8 } from 'apache-arrow';
 import { Collection, CollectionName } from '../../../shared/domain/scope';
 import { QuireError } from '../../../shared/errors';
 import { sqlString } from '../sql';
-import type { IndexTables } from '../tables';
+import { openIfPresent, type IndexTables } from '../tables';
 import { upsertRows } from '../tableIo';
 
 /*
@@ -44,10 +44,12 @@ export class IndexCollections implements CollectionStore {
 
   /** Opens (or creates) the table and reads every row; there is one row per collection. */
   async load(): Promise<void> {
-    const names = await this.tables.db.tableNames();
-    this.table = names.includes(COLLECTIONS_TABLE)
-      ? await this.tables.db.openTable(COLLECTIONS_TABLE)
-      : await this.tables.db.createEmptyTable(COLLECTIONS_TABLE, collectionsSchema, { existOk: true });
+    // Asked of the table, not of a listing; a reader of a shared library creates nothing.
+    const existing = await openIfPresent(this.tables.db, COLLECTIONS_TABLE);
+    if (!existing && this.tables.readOnly) return;
+    this.table =
+      existing ??
+      (await this.tables.db.createEmptyTable(COLLECTIONS_TABLE, collectionsSchema, { existOk: true }));
     for (const row of (await this.table.query().toArray()) as Array<Record<string, unknown>>) {
       const parsed = Collection.safeParse({
         name: row.name,

@@ -360,6 +360,8 @@ export class IndexVectors implements VectorSets, ActiveVectors, VectorCleanup {
 
   /** Vector tables of embedders the record no longer names (e.g. a crash during a switch). */
   private async dropUnknownTables(): Promise<void> {
+    // Tidying is the writer's: a reader of a shared library leaves the tables as they are.
+    if (this.tables.readOnly) return;
     const meta = this.tables.meta;
     const known = new Set(
       [meta.text.active, meta.text.pending, meta.page.active, meta.page.pending].map((ref) => ref?.table),

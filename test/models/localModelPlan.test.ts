@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { planLocalModel } from '../../src/core/memory/localModelPlan';
+import { planLocalModel } from '../../src/core/models/llama/localModelPlan';
 import { MemoryBudgetService } from '../../src/core/memory/memoryBudgetService';
 import { tempDir } from '../helpers/shared';
 import { writeTinyGguf } from '../helpers/tinyModel';

@@ -1,6 +1,6 @@
-import { QuireError } from '../../shared/errors';
-import { describeGguf } from '../models/llama/describeGguf';
-import type { MemoryBudgetService } from './memoryBudgetService';
+import { QuireError } from '../../../shared/errors';
+import { describeGguf } from './describeGguf';
+import type { MemoryBudgetService } from '../../memory/memoryBudgetService';
 
 const DEFAULT_CONTEXT_SIZE = 4096;
 
