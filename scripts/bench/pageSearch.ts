@@ -5,7 +5,7 @@
  * the best `--rescore` pages from full-precision fp16 vectors read back from a file on disk.
  * Pages are synthetic (syntheticPages.ts) and made one at a time, so only the coded index is held.
  * Args: --pages 1000,10000  --vectors 850  --queries 40  --query-vectors 32  --bits 4  --pool 2
- *       --candidates 128  --shortlist 1024  --margin 0.15  --rescore 64  --centroids 1024  --noise-dims <all>  --stored-truth yes
+ *       --candidates 128  --shortlist 0  --margin 0.15  --rescore 64  --centroids 1024  --noise-dims <all>  --stored-truth yes
  */
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,7 +44,7 @@ export async function run(args: string[]): Promise<BenchReport> {
   const poolFactor = Number(option(args, 'pool', '2'));
   const candidates = Number(option(args, 'candidates', '128'));
   const rescore = Number(option(args, 'rescore', '64'));
-  const shortlist = Number(option(args, 'shortlist', '1024'));
+  const shortlist = Number(option(args, 'shortlist', '0'));
   const pruneMargin = Number(option(args, 'margin', '0.15'));
   const centroids = Number(option(args, 'centroids', '1024'));
   const noiseArg = option(args, 'noise-dims', '');
