@@ -5,7 +5,7 @@
  * the best `--rescore` pages from full-precision fp16 vectors read back from a file on disk.
  * Pages are synthetic (syntheticPages.ts) and made one at a time, so only the coded index is held.
  * Args: --pages 1000,10000  --vectors 850  --queries 40  --query-vectors 32  --bits 4  --pool 2
- *       --candidates 128  --rescore 64  --centroids 1024  --noise-dims <all>  --stored-truth yes
+ *       --candidates 128  --shortlist 0  --margin 0.15  --rescore 64  --centroids 1024  --noise-dims <all>  --stored-truth yes
  */
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import { LateInteractionIndex } from '../../src/core/index/lateInteraction';
 import { createBestMatch } from '../../src/core/index/lateInteraction/bestMatch';
 import { makeSyntheticCorpus } from '../../src/core/index/lateInteraction/syntheticPages';
 import { TopK } from '../../src/core/index/lateInteraction/topK';
-import { peakRssBytes, type BenchReport } from './report';
+import { peakRssBytes, printTable, type BenchReport } from './report';
 
 const dimensions = 128;
 const k = 10;
@@ -44,8 +44,12 @@ export async function run(args: string[]): Promise<BenchReport> {
   const poolFactor = Number(option(args, 'pool', '2'));
   const candidates = Number(option(args, 'candidates', '128'));
   const rescore = Number(option(args, 'rescore', '64'));
+  const shortlist = Number(option(args, 'shortlist', '0'));
+  const pruneMargin = Number(option(args, 'margin', '0.15'));
   const centroids = Number(option(args, 'centroids', '1024'));
   const noiseArg = option(args, 'noise-dims', '');
+  const sweep = option(args, 'sweep', '').split(',').filter(Boolean);
+  const sweepRows: Array<Record<string, number | string>> = [];
   const storedTruth = option(args, 'stored-truth', 'yes') === 'yes';
   const rows: BenchReport['rows'] = [];
   const targets: NonNullable<BenchReport['targets']> = [];
@@ -69,7 +73,15 @@ export async function run(args: string[]): Promise<BenchReport> {
       truthKernel.setLeft(allQueries, queryTotal * queryVectors);
       const rawTop = queries.map(() => new TopK(k));
 
-      const index = new LateInteractionIndex({ dimensions, residualBits, poolFactor, candidates, centroids });
+      const index = new LateInteractionIndex({
+        dimensions,
+        residualBits,
+        poolFactor,
+        candidates,
+        shortlist,
+        pruneMargin,
+        centroids,
+      });
       const rawFile = join(scratch, `raw-${pages}.f16`);
       const fd = openSync(rawFile, 'w+');
       const pageBytes = vectorsPerPage * dimensions * 2;
@@ -110,6 +122,7 @@ export async function run(args: string[]): Promise<BenchReport> {
       for (const query of queries.slice(0, 3)) index.search(query, queryVectors, k);
       const compactLatencies: number[] = [];
       const rescoreLatencies: number[] = [];
+      const rescoreCpu: number[] = [];
       const exactLatencies: number[] = [];
       let recallCompact = 0;
       let recallRescored = 0;
@@ -121,12 +134,16 @@ export async function run(args: string[]): Promise<BenchReport> {
         recallCompact += recall(compact, rawTruth[i]!);
         if (rescore > 0) {
           start = performance.now();
+          const cpuStart = process.cpuUsage();
           const deeper = index.search(query, queryVectors, Math.max(k, rescore));
           const final = rescored(
             query,
             deeper.map((hit) => pageNumber(hit.key)),
           );
           rescoreLatencies.push(performance.now() - start);
+          // CPU time of the one thread that searches: what the wall time would be on an idle core.
+          const cpu = process.cpuUsage(cpuStart);
+          rescoreCpu.push((cpu.user + cpu.system) / 1000);
           recallRescored += recall(final, rawTruth[i]!);
         }
         if (storedTruth) {
@@ -139,9 +156,43 @@ export async function run(args: string[]): Promise<BenchReport> {
           );
         }
       });
+      // Extra search settings over the same index: shortlist:margin:candidates, comma-separated.
+      for (const variant of sweep) {
+        const [list, margin, count] = variant.split(':').map(Number);
+        const latencies: number[] = [];
+        const cpuTimes: number[] = [];
+        let found = 0;
+        queries.forEach((query, i) => {
+          const start = performance.now();
+          const cpuStart = process.cpuUsage();
+          const hits = index.search(query, queryVectors, k, {
+            shortlist: list!,
+            pruneMargin: margin!,
+            candidates: count!,
+          });
+          latencies.push(performance.now() - start);
+          const cpu = process.cpuUsage(cpuStart);
+          cpuTimes.push((cpu.user + cpu.system) / 1000);
+          found += recall(
+            hits.map((hit) => pageNumber(hit.key)),
+            rawTruth[i]!,
+          );
+        });
+        latencies.sort((a, b) => a - b);
+        cpuTimes.sort((a, b) => a - b);
+        sweepRows.push({
+          pages,
+          variant,
+          p50ms: percentile(latencies, 50),
+          p95ms: percentile(latencies, 95),
+          cpuP95ms: percentile(cpuTimes, 95),
+          recallRaw: found / queryTotal,
+        });
+      }
       closeSync(fd);
       rmSync(rawFile, { force: true });
-      for (const list of [compactLatencies, rescoreLatencies, exactLatencies]) list.sort((a, b) => a - b);
+      for (const list of [compactLatencies, rescoreLatencies, rescoreCpu, exactLatencies])
+        list.sort((a, b) => a - b);
       const stats = index.stats();
       const p95 = percentile(compactLatencies, 95);
       const rescoreP95 = percentile(rescoreLatencies, 95);
@@ -155,6 +206,8 @@ export async function run(args: string[]): Promise<BenchReport> {
         bits: residualBits,
         pool: poolFactor,
         candidates,
+        shortlist,
+        margin: pruneMargin,
         buildSeconds: buildMs / 1000,
         diskKBPerPage: codeKB,
         fullPrecisionKBPerPage: pageBytes / 1024,
@@ -166,29 +219,35 @@ export async function run(args: string[]): Promise<BenchReport> {
         recallStored: storedTruth ? recallStored / queryTotal : NaN,
         rescore,
         rescoreP95ms: rescoreP95,
+        rescoreCpuP95ms: percentile(rescoreCpu, 95),
         recallRawRescored: rescoredRecall,
         exactStoredP50ms: storedTruth ? percentile(exactLatencies, 50) : NaN,
         speedup: storedTruth ? percentile(exactLatencies, 50) / percentile(compactLatencies, 50) : NaN,
         truthSeconds: truthMs / 1000,
       });
       if (pages === 10_000) {
+        // The app's page search re-scores from fp16 (PAGE_RESCORE_DEPTH), so with --rescore the
+        // targets are judged on that path; every search reads the codes of every page plus the fp16
+        // vectors of only the `rescore` pages it re-scores.
+        const appP95 = rescore > 0 ? rescoreP95 : p95;
+        const appRecall = rescore > 0 ? rescoredRecall : rawRecall;
         targets.push(
           {
             what: `p95 search, 10k pages x ${vectorsPerPage}`,
             target: '< 100 ms',
             measured: `${p95.toFixed(1)} ms (with fp16 re-scoring ${rescoreP95.toFixed(1)} ms)`,
-            met: p95 < 100,
+            met: appP95 < 100,
           },
           {
             what: 'recall@10 vs exact MaxSim over raw fp16',
             target: '>= 0.95',
             measured: `${rawRecall.toFixed(3)} coded only; ${rescoredRecall.toFixed(3)} with fp16 re-scoring of ${rescore}`,
-            met: rawRecall >= 0.95,
+            met: appRecall >= 0.95,
           },
           {
             what: 'disk per page read by every search (codes, centroids)',
             target: '<= 40 KB',
-            measured: `${codeKB.toFixed(1)} KB (+ ${(pageBytes / 1024).toFixed(0)} KB fp16 for re-scoring)`,
+            measured: `${codeKB.toFixed(1)} KB (+ ${(pageBytes / 1024).toFixed(0)} KB fp16 of each of ${rescore} re-scored pages)`,
             met: codeKB <= 40,
           },
         );
@@ -197,6 +256,7 @@ export async function run(args: string[]): Promise<BenchReport> {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+  if (sweepRows.length) printTable(sweepRows);
   return {
     name: 'pageSearch',
     rows,
@@ -208,10 +268,13 @@ export async function run(args: string[]): Promise<BenchReport> {
       residualBits,
       poolFactor,
       candidates,
+      shortlist,
+      pruneMargin,
       rescore,
       centroids,
       noiseDimensions: noiseArg || dimensions,
       peakRssMB: peakRssBytes() / 2 ** 20,
+      sweep: sweepRows,
     },
   };
 }

@@ -4,6 +4,7 @@ import { Codebook } from './codebook';
 import { createCoarseScorer, type CoarseScorer } from './coarseScores';
 import { CompactPageStore } from './compactPageStore';
 import { PageStore } from './pageStore';
+import { PrunedMaxSim } from './prunedMaxSim';
 import { ResidualCodec, type ResidualBits } from './residualCodec';
 import { SeededRandom } from '../../common/seededRandom';
 import { poolPage } from './tokenPooling';
@@ -17,6 +18,15 @@ export interface LateInteractionIndexOptions {
    * More raises recall and latency linearly. Default 128.
    */
   candidates?: number;
+  /**
+   * Pages the coarse stage passes to the pruned middle stage (PrunedMaxSim), which picks the
+   * `candidates` re-scored exactly. At most `candidates` turns the middle stage off. Default 0
+   * (off): on the synthetic 850-vector pages of `npm run bench -- pages` it prunes few rows, so a
+   * shortlist of 512 to 1024 costs seconds per search in JavaScript for +0.06 recall@10.
+   */
+  shortlist?: number;
+  /** Cosine margin below a page's best centroid within which the middle stage still looks. Default 0.15. */
+  pruneMargin?: number;
   /** Centroids in the codebook (at most 60,000: ids are 16-bit). Default 1024. */
   centroids?: number;
   /** Below this many pages vectors are kept as given and every search is exact. Default 512. */
@@ -42,6 +52,7 @@ export interface PageHit {
 interface Coding {
   codebook: Codebook;
   codec: ResidualCodec;
+  pruned: PrunedMaxSim;
 }
 
 /**
@@ -75,6 +86,8 @@ export class LateInteractionIndex {
     const centroids = Math.max(1, Math.min(options.centroids ?? 1024, 60_000));
     this.settings = {
       candidates: options.candidates ?? 128,
+      shortlist: options.shortlist ?? 0,
+      pruneMargin: options.pruneMargin ?? 0.15,
       centroids,
       exactUpToPages: options.exactUpToPages ?? 512,
       residualBits: options.residualBits ?? 4,
@@ -124,7 +137,12 @@ export class LateInteractionIndex {
     query: Float32Array,
     queryCount: number,
     k: number,
-    options: { candidates?: number; allow?: (key: string) => boolean } = {},
+    options: {
+      candidates?: number;
+      shortlist?: number;
+      pruneMargin?: number;
+      allow?: (key: string) => boolean;
+    } = {},
   ): PageHit[] {
     if (k <= 0 || queryCount <= 0 || this.size === 0) return [];
     if (query.length < queryCount * this.dimensions) {
@@ -154,6 +172,8 @@ export class LateInteractionIndex {
             coding,
             coded,
             Math.min(coded.size, Math.max(k, options.candidates ?? this.settings.candidates)),
+            options.shortlist ?? this.settings.shortlist,
+            options.pruneMargin ?? this.settings.pruneMargin,
           );
       for (const slot of slots) {
         const rows = this.decodeSlot(slot, coding, coded);
@@ -205,30 +225,53 @@ export class LateInteractionIndex {
     return slots;
   }
 
-  /** The `count` coded slots with the best coarse (centroid-level) estimate of MaxSim. */
+  /**
+   * The `count` coded slots most likely to hold the best pages: the best `shortlist` by the coarse
+   * (centroid-level) estimate of MaxSim, narrowed to `count` by the pruned middle stage.
+   */
   private candidateSlots(
     query: Float32Array,
     queryCount: number,
     coding: Coding,
     coded: CompactPageStore,
     count: number,
+    shortlist: number,
+    margin: number,
   ): number[] {
     const lists = this.slotCentroids;
+    const table = coding.codebook.scoreQuery(query, queryCount);
     const estimates = this.coarse.score(
-      coding.codebook.scoreQuery(query, queryCount),
+      table,
       coding.codebook.size,
       queryCount,
       lists.flatCodes,
       lists.starts,
       lists.slotCount,
     );
-    const top = new TopK(count);
+    const coarseCount = Math.max(count, Math.min(shortlist, coded.size));
+    const top = new TopK(coarseCount);
     for (let slot = 0; slot < lists.slotCount; slot++) {
       if (!coded.isLive(slot)) continue;
       // A page with no vectors has no best match: its exact MaxSim is 0.
       top.offer(slot, coded.rowCount(slot) === 0 ? 0 : estimates[slot]!);
     }
-    return top.sorted().map(({ id }) => id);
+    const slots = top.sorted().map(({ id }) => id);
+    if (coarseCount <= count) return slots;
+    const middle = new TopK(count);
+    for (const slot of slots) {
+      const score = coding.pruned.score(
+        query,
+        queryCount,
+        table,
+        coded.ids,
+        coded.residuals,
+        coded.firstRow(slot),
+        coded.rowCount(slot),
+        margin,
+      );
+      middle.offer(slot, score);
+    }
+    return middle.sorted().map(({ id }) => id);
   }
 
   private decodeSlot(slot: number, coding: Coding, coded: CompactPageStore): number {
@@ -255,20 +298,22 @@ export class LateInteractionIndex {
   ): void {
     const ids = new Int32Array(count);
     coding.codebook.assign(vectors, 0, count, ids);
+    // Rows sorted by centroid, so the middle stage finds a centroid's rows as one run.
+    const order = Array.from({ length: count }, (_, row) => row).sort((a, b) => ids[a]! - ids[b]!);
     const slot = coded.append(key, count);
     const first = coded.firstRow(slot);
-    coded.ids.set(ids, first);
     const width = coded.residualBytes;
-    for (let row = 0; row < count; row++) {
+    order.forEach((row, at) => {
+      coded.ids[first + at] = ids[row]!;
       coding.codec.encode(
         vectors,
         row,
         coding.codebook.centroids,
         ids[row]!,
         coded.residuals,
-        (first + row) * width,
+        (first + at) * width,
       );
-    }
+    });
     this.slotCentroids.append([...new Set(ids)]);
   }
 
@@ -288,7 +333,8 @@ export class LateInteractionIndex {
       for (let k = 0; k < d; k++)
         residuals[row * d + k] = sample[row * d + k]! - codebook.centroids[ids[row]! * d + k]!;
     }
-    const coding = { codebook, codec: ResidualCodec.train(residuals, rows, d, this.settings.residualBits) };
+    const codec = ResidualCodec.train(residuals, rows, d, this.settings.residualBits);
+    const coding = { codebook, codec, pruned: new PrunedMaxSim(d, codebook, codec) };
     const coded = new CompactPageStore(coding.codec.bytesPerVector);
     const pages = this.exact;
     for (let slot = 0; slot < pages.slotCount; slot++) {

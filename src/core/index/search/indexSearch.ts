@@ -12,6 +12,7 @@ import { inBatches } from '../tableIo';
 import { checkedVector, type TextEmbedder } from '../vectors/embedders';
 import type { ActiveVectors } from '../vectors/indexVectors';
 import { packNormalised } from '../vectors/pageKernel';
+import { PAGE_RESCORE_DEPTH, rescorePages } from './pageRescore';
 import { applyDocumentPrior, DOCUMENT_PRIOR_DEPTH } from './documentPrior';
 import { reciprocalRankFusion } from './fusion';
 import type { ResolvedScope } from './scopeResolver';
@@ -208,8 +209,21 @@ export class IndexSearch implements Searcher {
       scope.where === null
         ? undefined
         : (key: string) => scope.allowed.has(key.slice(0, key.lastIndexOf(':')));
-    const ranked = kernel.search(packed, vectors.length, k, allow ? { allow } : {});
-    return this.pageHits(ranked, query, scope, signal);
+    // The index ranks from pooled, coded vectors; its best few dozen are re-ranked exactly from
+    // their fp16 vectors, so the top k match exact search over the raw vectors.
+    const depth = Math.max(k, PAGE_RESCORE_DEPTH);
+    const shortlist = kernel.search(packed, vectors.length, depth, allow ? { allow } : {});
+    const table = await this.vectors.pageTable();
+    if (!table) throw new QuireError('model_unavailable', 'The page vector table is missing.');
+    const rescored = await rescorePages(
+      table,
+      shortlist,
+      packed,
+      vectors.length,
+      embedder.dimensions,
+      signal,
+    );
+    return this.pageHits(rescored.slice(0, k), query, scope, signal);
   }
 
   private async pageHits(

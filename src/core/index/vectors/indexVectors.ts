@@ -69,6 +69,8 @@ export interface ActiveVectors {
   textTable(): Promise<Table | null>;
   pageEmbedder(): PageEmbedder | null;
   pageKernel(): PageKernel | null;
+  /** The active page embedder's table (fp16 vectors per page, for re-scoring); null without one. */
+  pageTable(): Promise<Table | null>;
 }
 
 export interface IndexVectorsOptions {
@@ -185,6 +187,11 @@ export class IndexVectors implements VectorSets, ActiveVectors, VectorCleanup {
 
   pageKernel(): PageKernel | null {
     return this.kernel.kernel;
+  }
+
+  async pageTable(): Promise<Table | null> {
+    const ref = this.tables.meta.page.active;
+    return ref ? this.tables.db.openTable(ref.table) : null;
   }
 
   pageVectorCounts(): Map<string, { pages: number; vectors: number }> {
