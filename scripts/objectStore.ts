@@ -35,3 +35,9 @@ const stop = (): void => {
 };
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);
+// A script that kills `npm run object-store` kills npm only (npm does not pass the signal on): a parent
+// that goes away (this process is handed to another) stops the store too, so none is left running.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) stop();
+}, 1000).unref();
