@@ -15,6 +15,7 @@ import { ImageBackfill } from './imageBackfill';
 import { IndexTidying } from './indexTidying';
 import { ocrSourceOf, PageRecognition, type OcrSetup } from './pageRecognition';
 import type { PasswordVault } from './passwordVault';
+import { unlockDocument } from './unlockDocument';
 import { ProgressMeter } from './progressMeter';
 import { ProgressPacer } from './progressPacer';
 import { Reconciliation } from './reconciliation';
@@ -212,21 +213,12 @@ export class Ingestion {
   }
 
   /** Retries an encrypted document with a password; resolves when it is indexed. */
-  async unlock(documentId: string, password: string, remember: boolean): Promise<StoredDocument> {
+  /** A password-protected PDF read again with the user's password (see unlockDocument). */
+  unlock(documentId: string, password: string, remember: boolean): Promise<StoredDocument> {
     const { library, passwords } = this.options;
-    const doc = library.document(documentId);
-    if (!doc) throw new QuireError('not_found', 'That document is not in the library.');
-    if (doc.kind !== 'pdf') throw new QuireError('invalid_input', 'Only PDFs have passwords.');
-    await passwords.put(doc.id, password, false);
-    const done = new Promise<void>((resolve, reject) => this.enqueue(doc, true, { resolve, reject }));
-    try {
-      await done;
-    } catch (error) {
-      await passwords.forget(doc.id);
-      throw error;
-    }
-    if (remember) await passwords.put(doc.id, password, true);
-    return library.document(doc.id) ?? doc;
+    const readFirst = (doc: StoredDocument) =>
+      new Promise<void>((resolve, reject) => this.enqueue(doc, true, { resolve, reject }));
+    return unlockDocument(library, passwords, readFirst, { documentId, password, remember });
   }
 
   pause(): IndexProgress {
