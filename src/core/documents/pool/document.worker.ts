@@ -6,6 +6,9 @@ import { OcrStore } from '../ocr/ocrStore';
 import { ocrKeyOf, recognizePages } from '../ocr/recognizePdfPages';
 import type { OcrEngine } from '../ocr/types';
 import { parseDocument } from '../parseDocument';
+import { pagesFailingLayerCheck } from '../pdf/layerCheck';
+import { readPdfPages } from '../pdf/parsePdf';
+import { asReaderError } from '../readerErrors';
 import { readerFor } from '../readers/formatReaders';
 import { PageImageStore } from '../render/pageImageStore';
 import type { DocumentJob, JobRequest, JobResponse, OcrSource } from './protocol';
@@ -36,30 +39,49 @@ function releaseEngineLater() {
   ocrIdle.unref();
 }
 
+/** The OCR results kept for this content, to merge into the pages that need them. */
+function ocrRecords(source: OcrSource | undefined) {
+  return source ? new OcrStore(source.storeRoot).all(source.contentHash, ocrKeyOf(source)) : undefined;
+}
+
 async function run(job: DocumentJob) {
+  const password = 'password' in job && job.password !== undefined ? { password: job.password } : {};
   if (job.type === 'parse') {
-    const ocr = job.ocr
-      ? await new OcrStore(job.ocr.storeRoot).all(job.ocr.contentHash, ocrKeyOf(job.ocr))
-      : undefined;
+    const ocr = await ocrRecords(job.ocr);
     return parseDocument(job.path, {
       kind: job.kind,
-      ...(job.password === undefined ? {} : { password: job.password }),
+      ...password,
       ...(ocr ? { ocr } : {}),
+      ...(job.textOnly ? { textOnly: true } : {}),
     });
   }
+  if (job.type === 'readPdfRange') {
+    const ocr = await ocrRecords(job.ocr);
+    return readPdfPages(job.path, {
+      ...password,
+      pages: job.pages,
+      withTitle: job.withTitle,
+      skipPagesPastEnd: true,
+      ...(ocr ? { ocr } : {}),
+      ...(job.textOnly ? { textOnly: true } : {}),
+    }).catch((error: unknown) => {
+      throw asReaderError(error, job.path);
+    });
+  }
+  if (job.type === 'layerCheck') return pagesFailingLayerCheck(job.path, job.password, job.pages);
   if (job.type === 'ocr') {
     const open = readerFor(job.kind).pagesForOcr;
     if (!open) throw new QuireError('unsupported', `${job.kind} documents have no pages to read with OCR.`);
     try {
       return await recognizePages(
         job.path,
-        () => open(job.path, job.password === undefined ? {} : { password: job.password }),
+        () => open(job.path, password),
         {
           contentHash: job.ocr.contentHash,
           pages: job.pages,
           engine: job.ocr.engine,
           languages: job.ocr.languages,
-          ...(job.password === undefined ? {} : { password: job.password }),
+          ...password,
         },
         new OcrStore(job.ocr.storeRoot),
         () => engineFor(job.ocr.engine),
