@@ -5,6 +5,7 @@ import { QuireError } from '../../../shared/errors';
 import type { DocumentKind } from '../../../shared/domain/library';
 import type { PageImageStore } from '../render/pageImageStore';
 import type { DrawablePage } from '../render/laidOutRaster';
+import type { PdfPagesRead } from '../pdf/parsePdf';
 import type { PageImageRef, ParsedDocument } from '../types';
 import type { OcrPageOutcome } from '../ocr/recognizePdfPages';
 import { inBatches, range } from './batches';
@@ -275,7 +276,9 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
       const passwordOption = password === undefined ? {} : { password };
       const read = { ...passwordOption, ...(ocr ? { ocr } : {}), ...(textOnly ? { textOnly } : {}) };
       if (kind === 'pdf' && splitsIntoRanges(pageCount)) {
-        return parsePdfInRanges({ path, pageCount, ...read }, size, (job) => submit(job, jobOptions));
+        const inRange = (job: DocumentJob, signal: AbortSignal) =>
+          submit<PdfPagesRead>(job, { ...jobOptions, signal });
+        return parsePdfInRanges({ path, pageCount, ...read }, size, inRange, jobOptions.signal);
       }
       return submit<ParsedDocument>({ type: 'parse', path, kind, ...read }, jobOptions);
     },

@@ -36,23 +36,32 @@ export interface PdfRangeJob {
 export async function parsePdfInRanges(
   job: PdfRangeJob,
   lanes: number,
-  submit: (job: DocumentJob) => Promise<PdfPagesRead>,
+  submit: (job: DocumentJob, signal: AbortSignal) => Promise<PdfPagesRead>,
+  signal?: AbortSignal,
 ): Promise<ParsedDocument> {
+  // The first range to fail stops the others: the file is failed whole, so their work would be lost.
+  const failed = new AbortController();
+  const stop = signal ? AbortSignal.any([signal, failed.signal]) : failed.signal;
   const parts = await inBatches(range(job.pageCount), PDF_RANGE_PAGES, lanes, async (pages) => {
     const first = pages[0]!;
     const last = pages[pages.length - 1]!;
-    const read = await submit({
-      type: 'readPdfRange',
-      path: job.path,
-      pages,
-      withTitle: first === 1,
-      ...(job.password === undefined ? {} : { password: job.password }),
-      ...(job.ocr ? { ocr: job.ocr } : {}),
-      ...(job.textOnly ? { textOnly: true } : {}),
-    }).catch((error: unknown) => {
+    const read = await submit(
+      {
+        type: 'readPdfRange',
+        path: job.path,
+        pages,
+        withTitle: first === 1,
+        ...(job.password === undefined ? {} : { password: job.password }),
+        ...(job.ocr ? { ocr: job.ocr } : {}),
+        ...(job.textOnly ? { textOnly: true } : {}),
+      },
+      stop,
+    ).catch((error: unknown) => {
+      failed.abort();
       throw inRange(error, first, last);
     });
     if (read.pageCount !== job.pageCount) {
+      failed.abort();
       throw new QuireError(
         'internal',
         `The PDF changed while it was read (${read.pageCount} pages, not ${job.pageCount}).`,
