@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { parsePdf } from '../../src/core/documents/pdf/parsePdf';
 import { createDocumentPool } from '../../src/core/documents/pool/documentPool';
 import { PDF_RANGE_PAGES } from '../../src/core/documents/pool/pdfRanges';
 import { QuireError } from '../../src/shared/errors';
@@ -21,19 +22,24 @@ function failureOf(promise: Promise<unknown>): Promise<unknown> {
 describe('a long PDF read in page ranges over the workers', () => {
   it('gives the same pages, chunks and title as one worker reading it whole', async () => {
     expect(longPages).toBeGreaterThan(2 * PDF_RANGE_PAGES);
+    // What a single worker runs for the whole file.
+    const whole = await parsePdf(longPdf);
+    expect(whole.pages).toHaveLength(longPages);
     const pool = createDocumentPool({ size: 2 });
     try {
-      const whole = await pool.parse(longPdf, { kind: 'pdf' });
-      const inRanges = await pool.parse(longPdf, { kind: 'pdf', pageCount: longPages });
-      expect(whole.pages).toHaveLength(longPages);
-      expect(inRanges.pages.map((page) => page.page)).toEqual(whole.pages.map((page) => page.page));
-      expect(inRanges).toEqual(whole);
-      // Reading it whole took one worker; its ranges took the second as well.
+      // Counted when it was listed: the ranges start at once.
+      const counted = await pool.parse(longPdf, { kind: 'pdf', pageCount: longPages });
       expect(pool.workersStarted()).toBe(2);
+      expect(counted.pages.map((page) => page.page)).toEqual(whole.pages.map((page) => page.page));
+      expect(counted).toEqual(whole);
+      // Not counted yet: a worker finds it long, and then its ranges are spread the same way.
+      expect(await pool.parse(longPdf, { kind: 'pdf' })).toEqual(whole);
+      // A short file is read whole by one worker either way.
+      expect((await pool.parse(shortPdf, { kind: 'pdf' })).pages).toHaveLength(14);
     } finally {
       await pool.dispose();
     }
-  }, 180_000);
+  }, 240_000);
 
   it('stops every range when cancelled mid-file, and the pool keeps serving', async () => {
     const pool = createDocumentPool({ size: 2 });

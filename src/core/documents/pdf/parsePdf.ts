@@ -54,10 +54,14 @@ export interface PdfPagesRead {
  */
 export async function readPdfPages(
   path: string,
-  options: ParsePdfOptions & { withTitle?: boolean; skipPagesPastEnd?: boolean } = {},
+  options: ParsePdfOptions & { withTitle?: boolean; skipPagesPastEnd?: boolean; onlyUpTo?: number } = {},
 ): Promise<PdfPagesRead> {
   const document = await openPdf(path, options.password === undefined ? {} : { password: options.password });
   try {
+    // Longer than the caller reads in one piece: it learns the page count and reads it in ranges.
+    if (options.onlyUpTo !== undefined && document.numPages > options.onlyUpTo) {
+      return { pages: [], metadataTitle: null, pageCount: document.numPages };
+    }
     const content = options.textOnly
       ? new Map<number, PageContent>()
       : (options.content ?? (await measurePdfPages(path, options.password, options.pages)));

@@ -7,11 +7,12 @@ import { ocrKeyOf, recognizePages } from '../ocr/recognizePdfPages';
 import type { OcrEngine } from '../ocr/types';
 import { parseDocument } from '../parseDocument';
 import { pagesFailingLayerCheck } from '../pdf/layerCheck';
-import { readPdfPages } from '../pdf/parsePdf';
+import { assemblePdf, readPdfPages } from '../pdf/parsePdf';
 import { asReaderError } from '../readerErrors';
 import { readerFor } from '../readers/formatReaders';
 import { PageImageStore } from '../render/pageImageStore';
-import type { DocumentJob, JobRequest, JobResponse, OcrSource } from './protocol';
+import type { ParsedDocument } from '../types';
+import type { DocumentJob, JobRequest, JobResponse, LongPdf, OcrSource } from './protocol';
 
 /* Runs one document job at a time for the pool; the pool terminates the thread to cancel or time out. */
 
@@ -46,6 +47,13 @@ function ocrRecords(source: OcrSource | undefined) {
 
 async function run(job: DocumentJob) {
   const password = 'password' in job && job.password !== undefined ? { password: job.password } : {};
+  if (job.type === 'parse' && job.kind === 'pdf' && job.rangesFrom !== undefined) {
+    return readShortPdf(job.path, job.rangesFrom, {
+      ...password,
+      ...(job.ocr ? { ocr: job.ocr } : {}),
+      ...(job.textOnly ? { textOnly: true } : {}),
+    });
+  }
   if (job.type === 'parse') {
     const ocr = await ocrRecords(job.ocr);
     return parseDocument(job.path, {
@@ -96,6 +104,26 @@ async function run(job: DocumentJob) {
   const reader = readerFor(kind);
   if (!reader.drawPages) throw new QuireError('unsupported', `Pages of ${kind} documents have no images.`);
   return reader.drawPages(path, options, new PageImageStore(storeRoot));
+}
+
+/** A PDF of at most `most` pages, read whole; a longer one is left to the pool to read in ranges. */
+async function readShortPdf(
+  path: string,
+  most: number,
+  { ocr: source, ...options }: { password?: string; ocr?: OcrSource; textOnly?: boolean },
+): Promise<ParsedDocument | LongPdf> {
+  try {
+    const ocr = await ocrRecords(source);
+    const read = await readPdfPages(path, {
+      ...options,
+      ...(ocr ? { ocr } : {}),
+      withTitle: true,
+      onlyUpTo: most,
+    });
+    return read.pageCount > most ? { longPdfPages: read.pageCount } : assemblePdf([read]);
+  } catch (error) {
+    throw asReaderError(error, path);
+  }
 }
 
 /** Pages of a file: counted by the format where the file has pages, else by laying it out. */

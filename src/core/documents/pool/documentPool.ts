@@ -9,8 +9,8 @@ import type { PdfPagesRead } from '../pdf/parsePdf';
 import type { PageImageRef, ParsedDocument } from '../types';
 import type { OcrPageOutcome } from '../ocr/recognizePdfPages';
 import { inBatches, range } from './batches';
-import { parsePdfInRanges, PDF_RANGE_PAGES, splitsIntoRanges } from './pdfRanges';
-import type { DocumentJob, JobRequest, JobResponse, OcrSource } from './protocol';
+import { parsePdfInRanges, PDF_RANGE_PAGES, RANGES_FROM, splitsIntoRanges } from './pdfRanges';
+import type { DocumentJob, JobRequest, JobResponse, LongPdf, OcrSource } from './protocol';
 
 export interface DocumentPoolOptions {
   /** Worker threads; defaults to the machine's available parallelism. */
@@ -272,15 +272,24 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
 
   return {
     size,
-    parse(path, { kind, password, ocr, textOnly, pageCount, ...jobOptions }) {
+    async parse(path, { kind, password, ocr, textOnly, pageCount, ...jobOptions }) {
       const passwordOption = password === undefined ? {} : { password };
       const read = { ...passwordOption, ...(ocr ? { ocr } : {}), ...(textOnly ? { textOnly } : {}) };
-      if (kind === 'pdf' && splitsIntoRanges(pageCount)) {
-        const inRange = (job: DocumentJob, signal: AbortSignal) =>
-          submit<PdfPagesRead>(job, { ...jobOptions, signal });
-        return parsePdfInRanges({ path, pageCount, ...read }, size, inRange, jobOptions.signal);
+      const inRanges = (count: number) =>
+        parsePdfInRanges(
+          { path, pageCount: count, ...read },
+          size,
+          (job, signal) => submit<PdfPagesRead>(job, { ...jobOptions, signal }),
+          jobOptions.signal,
+        );
+      if (kind !== 'pdf' || pageCount !== undefined) {
+        if (kind === 'pdf' && splitsIntoRanges(pageCount)) return inRanges(pageCount);
+        return submit<ParsedDocument>({ type: 'parse', path, kind, ...read }, jobOptions);
       }
-      return submit<ParsedDocument>({ type: 'parse', path, kind, ...read }, jobOptions);
+      // Not counted yet: the worker reads a short file whole and tells the length of a long one.
+      const job: DocumentJob = { type: 'parse', path, kind, ...read, rangesFrom: RANGES_FROM };
+      const first = await submit<ParsedDocument | LongPdf>(job, jobOptions);
+      return 'longPdfPages' in first ? inRanges(first.longPdfPages) : first;
     },
     checkLayers(path, { pages, password, ...jobOptions }) {
       return inBatches(pages, PDF_RANGE_PAGES, size, (batch) =>

@@ -12,9 +12,11 @@ import type { DocumentJob, OcrSource } from './protocol';
  */
 export const PDF_RANGE_PAGES = 48;
 
-/** A PDF this long is read in ranges spread over the workers rather than by one worker. */
+/** A PDF longer than this is read in ranges spread over the workers rather than by one worker. */
+export const RANGES_FROM = PDF_RANGE_PAGES * 1.5;
+
 export function splitsIntoRanges(pageCount: number | undefined): pageCount is number {
-  return pageCount !== undefined && pageCount > PDF_RANGE_PAGES * 1.5;
+  return pageCount !== undefined && pageCount > RANGES_FROM;
 }
 
 export interface PdfRangeJob {

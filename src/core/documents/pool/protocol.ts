@@ -24,6 +24,8 @@ export type DocumentJob =
       ocr?: OcrSource;
       /** Judge PDF text layers by their text alone; PDFium's measure comes later (layerCheck). */
       textOnly?: boolean;
+      /** A PDF with more pages than this is not read: its page count comes back (a LongPdf). */
+      rangesFrom?: number;
     }
   | {
       /** Some pages of a long PDF, read but not laid out (the pool lays out the whole file). */
@@ -61,6 +63,18 @@ export type JobResponse =
       id: number;
       ok: true;
       value:
-        ParsedDocument | PdfPagesRead | PageImageRef[] | OcrPageOutcome[] | number | number[] | DrawablePage;
+        | ParsedDocument
+        | PdfPagesRead
+        | LongPdf
+        | PageImageRef[]
+        | OcrPageOutcome[]
+        | number
+        | number[]
+        | DrawablePage;
     }
   | { id: number; ok: false; error: ErrorInfo };
+
+/** The answer to a parse job with `rangesFrom` when the PDF is longer: the pool reads it in ranges. */
+export interface LongPdf {
+  longPdfPages: number;
+}
