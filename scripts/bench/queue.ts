@@ -16,6 +16,7 @@ import { createCore } from '../../src/core/createCore';
 import { corpusDir, tempDir } from '../../test/helpers/shared';
 import { option, pickFiles, readablePdfs } from './extract';
 import { peakRssBytes, type BenchReport } from './report';
+import { warmWorkers } from './warmWorkers';
 
 const run$ = promisify(execFile);
 
@@ -37,11 +38,6 @@ export async function run(args: string[]): Promise<BenchReport> {
   const textOnly = args.includes('--text-only');
   const folder = await tempDir('quire-bench-queue-folder-');
   const data = await tempDir('quire-bench-queue-data-');
-  const warm = await tempDir('quire-bench-queue-warm-');
-  // Two small PDFs outside the timed set (different content, so each is read).
-  for (const name of ['tracemonkey.pdf', 'TAMReview.pdf']) {
-    await copyFile(join(corpusDir, 'pdfjs', name), join(warm.path, name));
-  }
   for (const [i, row] of files.entries()) {
     await copyFile(join(corpusDir, row.localPath), join(folder.path, `${i}-${basename(row.localPath)}`));
   }
@@ -52,22 +48,16 @@ export async function run(args: string[]): Promise<BenchReport> {
     findModels: false,
     ...(textOnly ? { renderImages: false } : {}),
   });
+  let warm: Awaited<ReturnType<typeof warmWorkers>> | undefined;
   try {
     await core.start();
-    // From source each pool worker compiles the TypeScript it runs when it starts (10 to 30 s on a
-    // loaded machine), which the built app never does: two small PDFs start both workers first.
-    const warmStarted = performance.now();
-    await core.library.addFolder(warm.path);
-    do {
-      await core.library.whenIdle();
-      await core.ingestion.whenIdle();
-    } while (core.library.snapshot().scanning);
-    const warmSeconds = (performance.now() - warmStarted) / 1000;
+    warm = await warmWorkers(core);
+    const warmFolder = warm.folder;
     const warmFiles = core.library.snapshot().documents.length;
     const started = performance.now();
     let searchableSeconds: number | null = null;
     const sampler = setInterval(() => {
-      const documents = core.library.snapshot().documents.filter((d) => !d.path.startsWith(warm.path));
+      const documents = core.library.snapshot().documents.filter((d) => !d.path.startsWith(warmFolder));
       const settled = documents.every(
         (d) => d.state !== 'listed' && d.state !== 'queued' && d.state !== 'indexing',
       );
@@ -85,7 +75,7 @@ export async function run(args: string[]): Promise<BenchReport> {
     }
     clearInterval(sampler);
     const drawnSeconds = (performance.now() - started) / 1000;
-    const documents = core.library.snapshot().documents.filter((d) => !d.path.startsWith(warm.path));
+    const documents = core.library.snapshot().documents.filter((d) => !d.path.startsWith(warmFolder));
     const pages = documents.reduce((sum, d) => sum + (d.pages ?? 0), 0);
     const indexed = documents.filter((d) => d.state === 'indexed').length;
     const searchable = searchableSeconds ?? drawnSeconds;
@@ -94,7 +84,7 @@ export async function run(args: string[]): Promise<BenchReport> {
         stage: 'workers started (not timed below)',
         files: warmFiles,
         pages: null,
-        seconds: warmSeconds,
+        seconds: warm.seconds,
         ratio: null,
       },
       { stage: 'pdftotext (same files)', files: files.length, pages, seconds: baseline, ratio: 1 },
@@ -130,8 +120,8 @@ export async function run(args: string[]): Promise<BenchReport> {
     };
   } finally {
     await core.dispose();
+    await warm?.cleanup();
     await folder.cleanup();
     await data.cleanup();
-    await warm.cleanup();
   }
 }
