@@ -46,7 +46,8 @@ export async function run(args: string[]): Promise<BenchReport> {
     dataDir: data.path,
     watch: false,
     findModels: false,
-    ...(textOnly ? { renderImages: false } : {}),
+    // Text only: OCR and images follow the text, so they are left out rather than cut short.
+    ...(textOnly ? { renderImages: false, ocr: false } : {}),
   });
   let warm: Awaited<ReturnType<typeof warmWorkers>> | undefined;
   try {
