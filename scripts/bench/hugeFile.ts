@@ -19,15 +19,29 @@ import { warmWorkers } from './warmWorkers';
 
 const run$ = promisify(execFile);
 
+/** Whether `pdfunite` can join the file: it refuses encrypted ones. */
+async function joinable(path: string): Promise<boolean> {
+  const { stdout } = await run$('pdfinfo', [path]).catch(() => ({ stdout: 'Encrypted: yes' }));
+  return /^Encrypted:\s+no/m.test(stdout);
+}
+
 /** Corpus PDFs, largest first, until about `pages` pages (files repeat when the corpus is short). */
-function filesFor(pages: number): PagedRow[] {
-  const rows = readablePdfs().sort((a, b) => b.pages - a.pages || a.localPath.localeCompare(b.localPath));
-  const picked: PagedRow[] = [];
+async function filesFor(pages: number): Promise<PagedRow[]> {
+  const rows: PagedRow[] = [];
+  const candidates = readablePdfs().sort(
+    (a, b) => b.pages - a.pages || a.localPath.localeCompare(b.localPath),
+  );
   let total = 0;
-  for (let at = 0; total < pages && rows.length > 0; at = (at + 1) % rows.length) {
-    const row = rows[at]!;
-    picked.push(row);
+  for (const row of candidates) {
+    if (total >= pages) break;
+    if (!(await joinable(join(corpusDir, row.localPath)))) continue;
+    rows.push(row);
     total += row.pages;
+  }
+  const picked = [...rows];
+  for (let at = 0; total < pages && rows.length > 0; at = (at + 1) % rows.length) {
+    picked.push(rows[at]!);
+    total += rows[at]!.pages;
   }
   return picked;
 }
@@ -51,7 +65,7 @@ export async function run(args: string[]): Promise<BenchReport> {
   const wanted = option(args, '--pages', 2400);
   const folder = await tempDir('quire-bench-huge-folder-');
   const data = await tempDir('quire-bench-huge-data-');
-  const parts = filesFor(wanted);
+  const parts = await filesFor(wanted);
   const joined = join(folder.path, 'joined.pdf');
   await run$('pdfunite', [...parts.map((row) => join(corpusDir, row.localPath)), joined], {
     maxBuffer: 64 * 2 ** 20,
