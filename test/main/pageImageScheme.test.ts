@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPageImage } from '../../src/core/pages/readPageImage';
+import type { PageImage } from '../../src/shared/domain/search';
 import { ownPageOrigins, pageImageResponder, type PageImageRequest } from '../../src/main/pageImageRequests';
 import { indexedLibrary, type IndexedLibrary } from '../helpers/indexedLibrary';
 
@@ -39,7 +40,7 @@ describe('the quire-page: scheme', () => {
       size: 'full',
     });
     if (!page.ok) throw new Error(page.error.message);
-    const url = `quire-page://image/${library.document.id}/1/full?v=${page.value.version}`;
+    const url = `quire-page://image/${library.document.id}/1/full?v=${(page.value as PageImage).version}`;
     const response = await respond(fromOurPage(url));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/webp');
