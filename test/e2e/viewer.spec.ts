@@ -110,7 +110,10 @@ test('the page viewer zooms, pans, pages through thumbnails, selects text and ma
   );
   await expect
     .poll(() =>
-      viewer.getByTestId('page-image').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
+      viewer.getByTestId('page-image').evaluate((img) => {
+        const { complete, naturalWidth } = img as unknown as { complete: boolean; naturalWidth: number };
+        return complete ? naturalWidth : 0;
+      }),
     )
     .toBeGreaterThan(0);
   await expect(viewer.getByTestId('text-layer')).toBeAttached({ timeout: 30_000 });
