@@ -22,6 +22,7 @@ export function servePageImages(core: Core, devServerUrl?: string): () => void {
       address.documentId,
       address.page,
       address.size,
+      address.version,
     );
     return { bytes, contentType, version: image.version };
   }, ownPageOrigins(devServerUrl));

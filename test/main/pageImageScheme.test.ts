@@ -18,8 +18,8 @@ let respond: (request: PageImageRequest) => Promise<Response>;
 
 beforeAll(async () => {
   library = await indexedLibrary();
-  respond = pageImageResponder(async ({ documentId, page, size }) => {
-    const opened = await openPageImage(library.core, documentId, page, size);
+  respond = pageImageResponder(async ({ documentId, page, size, version }) => {
+    const opened = await openPageImage(library.core, documentId, page, size, version);
     return { bytes: opened.bytes, contentType: opened.contentType, version: opened.image.version };
   }, ownPageOrigins());
 }, 300_000);
@@ -115,6 +115,28 @@ describe('the quire-page: scheme', () => {
     const head = await respond(fromOurPage(url, 'HEAD'));
     expect(head.status).toBe(200);
     expect((await head.arrayBuffer()).byteLength).toBe(0);
+  });
+});
+
+describe('a document that leaves the library', () => {
+  it('is not served any more, even at an address handed out before', { timeout: 90_000 }, async () => {
+    const page = await library.core.dispatch('pages.get', {
+      documentId: library.document.id,
+      page: 2,
+      size: 'thumbnail',
+    });
+    if (!page.ok) throw new Error(page.error.message);
+    const url = `quire-page://image/${library.document.id}/2/thumbnail?v=${(page.value as PageImage).version}`;
+    expect((await respond(fromOurPage(url))).status).toBe(200);
+    await library.core.library.removeFolder(library.document.rootId);
+    // The index lets go of the document's record once ingestion has removed it.
+    const deadline = Date.now() + 60_000;
+    while (library.core.index.documents.get(library.document.id) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(library.core.index.documents.get(library.document.id)).toBeFalsy();
+    expect((await respond(fromOurPage(url))).status).toBe(404);
+    const unversioned = `quire-page://image/${library.document.id}/2/thumbnail`;
+    expect((await respond(fromOurPage(unversioned))).status).toBe(404);
   });
 });
 

@@ -32,26 +32,68 @@ export async function readPageImage(
   return (await findPageImage(core, documentId, page, size)).image;
 }
 
-/** A page image's bytes, for the app's scheme, the server's route and the agent. */
+/**
+ * A page image's bytes, for the app's scheme, the server's route and the agent. `version`, from the
+ * address pages.get handed out, lets a page just described skip the index's lookup.
+ */
 export async function openPageImage(
   core: PageImageCore,
   documentId: string,
   page: number,
   size: PageImageSize,
+  version?: string,
 ): Promise<PageImageFile> {
+  const key = `${documentId}/${page}/${size}/${version ?? ''}`;
+  const recent = version && stillInLibrary(core, documentId) ? recentOf(core).get(key) : undefined;
+  if (recent) {
+    const bytes = await readStored(core, recent.file).catch(() => null);
+    if (bytes) return { image: recent.image, bytes, contentType: 'image/webp' };
+    recentOf(core).delete(key);
+  }
   const { image, file, name } = await findPageImage(core, documentId, page, size);
-  const missing = () =>
-    new QuireError('not_found', `The image of page ${page} is missing; re-index ${name}.`);
-  // The stored path comes from the index, never from the caller; it must still stay in the store.
-  const root = await realpath(core.pageImages.root).catch(() => resolve(core.pageImages.root));
-  const absolute = resolve(core.pageImages.absolutePath(file));
-  if (!isInside(absolute, resolve(core.pageImages.root))) throw missing();
-  const bytes = await core.pageImages.read(file).catch(() => {
-    throw missing();
+  const bytes = await readStored(core, file).catch(() => {
+    throw new QuireError('not_found', `The image of page ${page} is missing; re-index ${name}.`);
   });
-  const real = await realpath(absolute).catch(() => null);
-  if (real === null || !isInside(real, root)) throw missing();
   return { image, bytes, contentType: 'image/webp' };
+}
+
+/** A stored image's bytes; the path comes from the index, never from a caller, and must stay in the store. */
+async function readStored(core: PageImageCore, file: string): Promise<Uint8Array> {
+  const rootPath = resolve(core.pageImages.root);
+  const absolute = resolve(core.pageImages.absolutePath(file));
+  if (!isInside(absolute, rootPath)) throw new Error('outside the page-image store');
+  const bytes = await core.pageImages.read(file);
+  const [root, real] = await Promise.all([realpath(rootPath), realpath(absolute)]);
+  if (!isInside(real, root)) throw new Error('outside the page-image store');
+  return bytes;
+}
+
+/**
+ * The addresses pages.get handed out lately, with the stored file each names: a cache of the index's
+ * page records (a new drawing has a new version, so an entry never names another drawing).
+ */
+const RECENT_ADDRESSES = 512;
+const recentByStore = new WeakMap<object, Map<string, { image: PageImage; file: string }>>();
+
+function recentOf(core: PageImageCore): Map<string, { image: PageImage; file: string }> {
+  let recent = recentByStore.get(core.pageImages);
+  if (!recent) {
+    recent = new Map();
+    recentByStore.set(core.pageImages, recent);
+  }
+  return recent;
+}
+
+function remember(core: PageImageCore, image: PageImage, file: string): void {
+  const recent = recentOf(core);
+  recent.set(`${image.documentId}/${image.page}/${image.size}/${image.version}`, { image, file });
+  if (recent.size > RECENT_ADDRESSES) recent.delete(recent.keys().next().value!);
+}
+
+/** The cache answers only for a document the library (or the shared index) still holds, indexed. */
+function stillInLibrary(core: PageImageCore, documentId: string): boolean {
+  const doc = core.library.document(documentId) ?? core.index.documents.get(documentId);
+  return doc?.state === 'indexed';
 }
 
 async function findPageImage(
@@ -78,19 +120,17 @@ async function findPageImage(
   const drawn = stored.image ?? (doc ? await core.ingestion.drawPageNow(documentId, page) : null);
   if (!drawn) throw new QuireError('not_found', `Page ${page} of ${name} has no image.`);
   const file = size === 'thumbnail' ? drawn.thumbnail : drawn.full;
-  return {
-    image: {
-      documentId,
-      page,
-      pageWidth: stored.width,
-      pageHeight: stored.height,
-      size,
-      version: versionOf(drawn, file),
-      textSource: stored.textSource,
-    },
-    file,
-    name,
+  const image: PageImage = {
+    documentId,
+    page,
+    pageWidth: stored.width,
+    pageHeight: stored.height,
+    size,
+    version: versionOf(drawn, file),
+    textSource: stored.textSource,
   };
+  remember(core, image, file);
+  return { image, file, name };
 }
 
 /** Stored paths hold the content hash and the drawing's size: a new drawing gets a new version. */

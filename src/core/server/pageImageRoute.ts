@@ -36,6 +36,7 @@ export async function servePageImage(
       address.documentId,
       address.page,
       address.size,
+      address.version,
     );
     // A versioned address names one drawing for good; an unversioned one may change with a re-index.
     const current = address.version === image.version;
