@@ -2,20 +2,9 @@
  * The chat panel as a person uses it: typing and sending a question, the answer streaming in, Stop,
  * and a citation opening its page in the viewer. The engine is the harness's stand-in.
  */
-import type { AgentEvent, Citation } from '../../src/shared/domain/agent';
-import { expect, test, type StandIn } from './componentTest';
-
-/** An agent event as a test writes it: the run and the time are filled in when it is sent. */
-export type EventInput = {
-  [K in AgentEvent['type']]: Omit<Extract<AgentEvent, { type: K }>, 'runId' | 'at'>;
-}[AgentEvent['type']];
-
-/** Sends the run's events in order, as the engine streams them. */
-async function stream(standIn: StandIn, runId: string, events: EventInput[]): Promise<void> {
-  for (const event of events) {
-    await standIn.emit('chat.onEvent', { ...event, runId, at: Date.now() } as AgentEvent);
-  }
-}
+import type { Citation } from '../../src/shared/domain/agent';
+import { stream } from './agentEvents';
+import { expect, test } from './componentTest';
 
 const CITATION: Citation = {
   marker: 1,
@@ -27,8 +16,11 @@ const CITATION: Citation = {
   boxes: [{ x: 60, y: 100, width: 260, height: 20 }],
 };
 
-test('a typed question is sent with Enter and its answer streams in under it', async ({ page, mount }) => {
-  const standIn = await mount({ panel: 'chat' });
+test('a typed question is sent with Enter and its answer streams in under it', async ({
+  page,
+  openPanel,
+}) => {
+  const standIn = await openPanel({ panel: 'chat' });
   const question = page.getByRole('textbox', { name: 'Question' });
   const ask = page.getByRole('button', { name: 'Ask', exact: true });
   await expect(ask).toBeDisabled();
@@ -37,9 +29,9 @@ test('a typed question is sent with Enter and its answer streams in under it', a
   await expect(ask).toBeEnabled();
   await question.press('Enter');
 
-  await expect.poll(() => standIn.calls('chat.ask')).toEqual([
-    expect.objectContaining({ question: 'How much did revenue grow?' }),
-  ]);
+  await expect
+    .poll(() => standIn.calls('chat.ask'))
+    .toEqual([expect.objectContaining({ question: 'How much did revenue grow?' })]);
   const turn = page.getByTestId('turn');
   await expect(turn).toContainText('How much did revenue grow?');
   await expect(question).toHaveValue('');
@@ -60,8 +52,8 @@ test('a typed question is sent with Enter and its answer streams in under it', a
   await expect(ask).toBeVisible();
 });
 
-test('Stop cancels the running answer and says it stopped', async ({ page, mount }) => {
-  const standIn = await mount({ panel: 'chat' });
+test('Stop cancels the running answer and says it stopped', async ({ page, openPanel }) => {
+  const standIn = await openPanel({ panel: 'chat' });
   await page.getByRole('textbox', { name: 'Question' }).fill('Summarise the safety manual');
   await page.getByRole('button', { name: 'Ask', exact: true }).click();
   await stream(standIn, 'run-1', [{ type: 'token', text: 'The manual covers', attempt: 0 }]);
@@ -81,9 +73,9 @@ test('Stop cancels the running answer and says it stopped', async ({ page, mount
 
 test('selecting a citation opens its page in the viewer with the passage highlighted', async ({
   page,
-  mount,
+  openPanel,
 }) => {
-  const standIn = await mount({ panel: 'chat' });
+  const standIn = await openPanel({ panel: 'chat' });
   await page.getByRole('textbox', { name: 'Question' }).fill('How much did revenue grow?');
   await page.getByRole('button', { name: 'Ask', exact: true }).click();
   await stream(standIn, 'run-1', [

@@ -1,5 +1,5 @@
 /**
- * The `mount` fixture of the component tests: opens the harness page in Chromium with one panel over
+ * The `openPanel` fixture of the component tests: opens the harness page in Chromium with one panel over
  * the stand-in engine, and hands back what the test can tell that engine. Any uncaught error in the
  * page (a broken contract in the stand-in included) fails the test.
  */
@@ -58,8 +58,8 @@ function standInOf(page: Page): StandIn {
   };
 }
 
-export const test = base.extend<{ mount: (setup: HarnessSetup) => Promise<StandIn> }>({
-  mount: async ({ page }, use) => {
+export const test = base.extend<{ openPanel: (setup: HarnessSetup) => Promise<StandIn> }>({
+  openPanel: async ({ page }, use) => {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('console', (message) => {

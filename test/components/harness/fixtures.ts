@@ -3,51 +3,13 @@
  * by the contract so a change to it shows up here at compile time.
  */
 import type { CallArgs, CallName, CallOutput } from '../../../src/shared/ipc/contract';
-import type { DocumentInfo, LibraryRoot } from '../../../src/shared/domain/library';
 import type { MemoryBudget, RoleResolution } from '../../../src/shared/domain/models';
 import type { PageWord } from '../../../src/shared/domain/pages';
+import { drawPage } from './drawPage';
+import { DOCUMENTS, REPORTS } from './sampleLibrary';
 
 type Answerer<K extends CallName> = (input: CallArgs<K>) => CallOutput<K>;
 export type DefaultAnswers = { [K in CallName]?: Answerer<K> };
-
-export const REPORTS: LibraryRoot = {
-  id: 'root-reports',
-  path: '/home/ana/Reports',
-  addedAt: '2026-03-02T09:00:00.000Z',
-  error: null,
-};
-
-function document(
-  id: string,
-  name: string,
-  fields: Partial<DocumentInfo> & Pick<DocumentInfo, 'state'>,
-): DocumentInfo {
-  return {
-    id,
-    rootId: REPORTS.id,
-    path: `${REPORTS.path}/${name}`,
-    relativePath: name,
-    kind: name.endsWith('.docx') ? 'docx' : 'pdf',
-    bytes: 100_000,
-    modifiedMs: Date.parse('2026-03-01T12:00:00Z'),
-    pages: 10,
-    error: null,
-    ...fields,
-  };
-}
-
-export const DOCUMENTS: DocumentInfo[] = [
-  document('doc-annual', 'annual-report-2023.pdf', { state: 'indexed', pages: 3, bytes: 2_400_000 }),
-  document('doc-budget', 'budget-2024.pdf', {
-    state: 'failed',
-    pages: null,
-    bytes: 800_000,
-    error: 'The file ended before its last page; it may still have been copying.',
-    modifiedMs: Date.parse('2026-03-05T12:00:00Z'),
-  }),
-  document('doc-minutes', 'minutes-march.docx', { state: 'indexed', pages: 2, bytes: 40_000 }),
-  document('doc-safety', 'safety-manual.pdf', { state: 'queued', pages: 48, bytes: 9_000_000 }),
-];
 
 const ROLES: RoleResolution[] = [
   {
@@ -103,21 +65,6 @@ export function pageWords(page: number): PageWord[] {
   }));
 }
 
-/** A page drawn in the browser: its number in large type, so a test can tell pages apart. */
-function drawPage(page: number): string {
-  const canvas = window.document.createElement('canvas');
-  canvas.width = 300;
-  canvas.height = 400;
-  const context = canvas.getContext('2d');
-  if (!context) throw new Error('The harness page cannot draw on a canvas.');
-  context.fillStyle = '#fff';
-  context.fillRect(0, 0, 300, 400);
-  context.fillStyle = '#000';
-  context.font = '48px sans-serif';
-  context.fillText(String(page), 120, 220);
-  return canvas.toDataURL('image/png');
-}
-
 let runs = 0;
 
 export const DEFAULT_ANSWERS: DefaultAnswers = {
@@ -156,7 +103,9 @@ export const DEFAULT_ANSWERS: DefaultAnswers = {
   'search.notice': () => ({ notice: null }),
   'models.status': () => ({
     roles: ROLES,
-    servers: [{ kind: 'ollama', endpoint: SERVER, reachable: true, models: ['qwen3:8b', 'llama3.2:3b'], error: null }],
+    servers: [
+      { kind: 'ollama', endpoint: SERVER, reachable: true, models: ['qwen3:8b', 'llama3.2:3b'], error: null },
+    ],
     downloads: [],
     memory: BUDGET,
   }),

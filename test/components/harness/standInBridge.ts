@@ -70,7 +70,10 @@ export function installStandIn(setup: HarnessSetup): StandInControl {
     if (fixed) return 'value' in fixed ? { ok: true, value: fixed.value } : { ok: false, error: fixed.error };
     const byDefault = DEFAULT_ANSWERS[name] as ((args: unknown) => unknown) | undefined;
     if (!byDefault) {
-      return { ok: false, error: { code: 'unknown_call', message: `The stand-in has no answer to ${name}.` } };
+      return {
+        ok: false,
+        error: { code: 'unknown_call', message: `The stand-in has no answer to ${name}.` },
+      };
     }
     return { ok: true, value: checked(name, byDefault(args.data)) };
   }
