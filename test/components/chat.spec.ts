@@ -52,6 +52,21 @@ test('a typed question is sent with Enter and its answer streams in under it', a
   await expect(ask).toBeVisible();
 });
 
+test('a question the engine refuses keeps its text and says why', async ({ page, openPanel }) => {
+  await openPanel({
+    panel: 'chat',
+    answers: {
+      'chat.ask': { error: { code: 'model_unavailable', message: 'No model can answer: set one up first.' } },
+    },
+  });
+  const question = page.getByRole('textbox', { name: 'Question' });
+  await question.fill('How much did revenue grow?');
+  await page.getByRole('button', { name: 'Ask', exact: true }).click();
+  await expect(page.getByRole('alert')).toContainText('No model can answer: set one up first.');
+  await expect(question).toHaveValue('How much did revenue grow?');
+  await expect(page.getByTestId('turn')).toHaveCount(0);
+});
+
 test('Stop cancels the running answer and says it stopped', async ({ page, openPanel }) => {
   const standIn = await openPanel({ panel: 'chat' });
   await page.getByRole('textbox', { name: 'Question' }).fill('Summarise the safety manual');
