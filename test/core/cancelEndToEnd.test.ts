@@ -3,6 +3,7 @@
  * from the corpus read by the worker pool) reaches the work under way below the agent, each time under
  * a slow stand-in model server speaking Ollama's wire format (streamed NDJSON chat, /api/embed):
  * - a model call: the decision streams one piece and stalls; the stand-in sees the client hang up;
+ * - the answer: it streams its first words to the user and stalls; the same;
  * - a search: the agent's text search goes through retrieval into the index's hybrid search, whose
  *   query embedding the stand-in holds; the retrieval call, the index search and the embedding
  *   request all stop.
@@ -22,7 +23,11 @@ import { createCore, type Core } from '../../src/core/createCore';
 import type { AgentEvent } from '../../src/shared/domain/agent';
 import type { CallOutput } from '../../src/shared/ipc/contract';
 import { corpusDir, tempDir } from '../helpers/shared';
-import { startOllamaStandIn, type OllamaStandIn } from '../standins/ollamaStandIn';
+import {
+  startOllamaStandIn,
+  type OllamaStandIn,
+  type OllamaStandInBehaviour,
+} from '../standins/ollamaStandIn';
 import { scriptedReplies } from '../standins/scriptedAgent';
 
 const DEADLINE_MS = 200;
@@ -213,6 +218,50 @@ describe('chat.cancel through the dispatcher', () => {
     } finally {
       retrieval.restore();
       indexSearch.restore();
+    }
+  });
+
+  it('stops the answer while it streams to the user, keeping what was shown', async () => {
+    const reply = scriptedReplies(
+      [
+        { tool: 'text_search', inputs: { query: 'trace trees', k: '5', mode: 'bm25' } },
+        { tool: 'answer', inputs: { style: 'short' }, end: true },
+      ],
+      'Trace trees record the hot loops of a program and the paths through them [1].',
+    );
+    const behaviour: OllamaStandInBehaviour = {
+      reply: (body) => {
+        const pieces = reply(body.format);
+        // The answer (free text) streams its first words, then the stand-in stalls.
+        if (!body.format) behaviour.delayBetweenPiecesMs = STALL_MS;
+        return pieces;
+      },
+    };
+    ollama.behaviour = behaviour;
+    const hangUpsBefore = ollama.clientHangUps;
+    const tokens: string[] = [];
+    const stopListening = core.events.on('chat.onEvent', (event) => {
+      if (event.type === 'token') tokens.push(event.text);
+    });
+    try {
+      const { runId } = await dispatch<{ runId: string }>('chat.ask', { question: 'What is a trace tree?' });
+      const done = completion(runId);
+      await until(() => tokens.length > 0, 'the answer to start streaming');
+
+      const cancelledAt = performance.now();
+      await dispatch('chat.cancel', { runId });
+      let ended: Awaited<typeof done> | null = null;
+      void done.then((event) => (ended = event));
+      const times = await whenEach(cancelledAt, {
+        modelCall: () => ollama.clientHangUps > hangUpsBefore,
+        run: () => ended !== null,
+      });
+      console.log('milliseconds from chat.cancel until each stopped:', times);
+      expect(times).toEqual({ modelCall: expect.any(Number), run: expect.any(Number) });
+      expect(ended).toMatchObject({ status: 'cancelled' });
+      expect(tokens.join('')).toMatch(/^Trace /);
+    } finally {
+      stopListening();
     }
   });
 });
