@@ -3,6 +3,7 @@
  * the stand-in engine, and hands back what the test can tell that engine. Any uncaught error in the
  * page (a broken contract in the stand-in included) fails the test.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import type { z } from 'zod';
@@ -70,7 +71,9 @@ export const test = base.extend<{ openPanel: (setup: HarnessSetup) => Promise<St
     });
     await page.route(`${ORIGIN}/**`, async (route) => {
       const path = new URL(route.request().url()).pathname;
-      await route.fulfill({ path: join(HARNESS_OUT, path === '/' ? 'index.html' : path) });
+      const file = join(HARNESS_OUT, path === '/' ? 'index.html' : path);
+      if (existsSync(file)) await route.fulfill({ path: file });
+      else await route.fulfill({ status: 404, body: 'Not in the harness build.' });
     });
     await use(async (setup) => {
       await page.addInitScript(

@@ -15,8 +15,6 @@ export interface HarnessSetup {
   panel: PanelName;
   /** Answers that replace the stand-in's defaults from the first call on. */
   answers?: Partial<Record<CallName, StandInAnswer>>;
-  /** Calls held unanswered from the start until the test releases them. */
-  held?: CallName[];
   /** The page the viewer panel opens at. */
   viewer?: { documentId: string; page: number; title: string };
 }

@@ -58,7 +58,6 @@ export function installStandIn(setup: HarnessSetup): StandInControl {
   for (const [name, answer] of Object.entries(setup.answers ?? {})) {
     control.respond(name as CallName, answer);
   }
-  setup.held?.forEach((name) => control.hold(name));
 
   async function answer(name: CallName, input: unknown): Promise<CallResult<unknown>> {
     const args = calls[name].input.safeParse(input);
