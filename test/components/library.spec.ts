@@ -108,12 +108,15 @@ test('Remove asks first, takes the folder away, and Undo asks the engine to put 
   await offer.getByRole('button', { name: 'Undo' }).click();
   await expect(offer).toHaveCount(0);
   expect(await standIn.calls('library.undoRemove')).toEqual([{ rootId: REPORTS.id }]);
-  // The engine puts the folder back and says so with its next snapshot.
+  // The engine puts the folder back and sends the change.
   await standIn.emit('library.onChanged', {
+    from: 1,
+    to: 2,
     roots: [REPORTS],
     documents: DOCUMENTS,
     skipped: [],
     scanning: false,
+    removed: [],
   });
   await expect(folder).toHaveCount(1);
   await expect(documentNames(page)).toHaveCount(4);

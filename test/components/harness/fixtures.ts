@@ -72,7 +72,13 @@ export const DEFAULT_ANSWERS: DefaultAnswers = {
     runs += 1;
     return { runId: `run-${runs}`, conversationId: 'conversation-1' };
   },
-  'library.list': () => ({ roots: [REPORTS], documents: DOCUMENTS, skipped: [], scanning: false }),
+  'library.list': () => ({
+    roots: [REPORTS],
+    documents: DOCUMENTS,
+    skipped: [],
+    scanning: false,
+    revision: 1,
+  }),
   'library.progress': () => ({
     filesDone: 0,
     filesTotal: 0,
