@@ -302,6 +302,7 @@ export class Ingestion {
           pages,
           contentHash: ingested.contentHash,
           ocr: ingested.ocr,
+          language: this.options.index.documents.get(doc.id)?.language ?? null,
         });
         // Scanned pages are read before their images are drawn: text is what search needs first.
         this.recognition?.queue(ingested.contentHash, ingested.pagesAwaitingOcr);
