@@ -21,8 +21,8 @@ export const PARAGRAPHS: LanguageSample[] = [
   {
     language: 'fr',
     text:
-      "Le contrat prend effet à la date de sa signature et reste valable pendant une durée de deux ans. " +
-      "Chaque partie peut y mettre fin par lettre recommandée avec un préavis de trois mois. " +
+      'Le contrat prend effet à la date de sa signature et reste valable pendant une durée de deux ans. ' +
+      'Chaque partie peut y mettre fin par lettre recommandée avec un préavis de trois mois. ' +
       'Les sommes dues restent exigibles jusqu’à la fin de la période en cours.',
   },
   {
