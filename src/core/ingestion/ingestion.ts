@@ -117,7 +117,7 @@ export class Ingestion {
           meter: this.meter,
           working: (path) => this.meter.working('ocr', path),
           changed: () => this.emitProgress(),
-          onSummary: (documentId, summary) => library.updateDocument(documentId, { ocr: summary }),
+          onSummary: (id, summary, language) => library.updateDocument(id, { ocr: summary, language }),
           onTextChanged: () => this.tidying.noteWrite(),
         })
       : null;
