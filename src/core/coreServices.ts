@@ -12,6 +12,7 @@ import type { ModelService } from './models/modelService';
 import type { ModelSettingsStore } from './models/modelSettingsStore';
 import type { SetupService } from './models/setup/setupService';
 import type { UpdateService } from './updates/updateService';
+import type { LocationSettings } from './location/locationSetting';
 
 /**
  * The services the composition root builds, as the modules that use them see them (the contract's
@@ -37,6 +38,8 @@ export interface CoreServices {
   readonly updates: UpdateService;
   /** Whether scanned pages are read with OCR, with which engine and languages. */
   readonly ocrSettings: OcrSettingsStore;
+  /** Where the library lives (local folder or object storage), as saved for the next start. */
+  readonly location: LocationSettings;
   /** What OCR read on each page, by content: the viewer's words for scanned pages. */
   readonly ocrResults: OcrStore;
   /** Opens a file in the system's own viewer (the desktop app); null where there is no desktop. */

@@ -18,7 +18,7 @@ import { PageImageStore } from './documents/render/pageImageStore';
 import { DEFAULT_LONG_EDGE } from './documents/render/raster';
 import { Index } from './index/openIndex';
 import type { LibraryLocation } from './location/libraryLocation';
-import { readLocationSetting } from './location/locationSetting';
+import { LocationSettings, readLocationSetting } from './location/locationSetting';
 import { explainStoreFailure, openSharedLibrary, type SharedLibrary } from './location/sharedLibrary';
 import { objectStoreFiles } from './location/storedFiles';
 import { BackgroundEmbedding } from './ingestion/backgroundEmbedding';
@@ -251,6 +251,10 @@ export function createCore(config: CoreConfig): Core {
     modelSettings,
     updates,
     ocrSettings,
+    location: new LocationSettings(config.dataDir, () => ({
+      active: shared ? { uri: shared.location.uri, writer: shared.writer } : null,
+      chosenByCommandLine: config.library !== undefined,
+    })),
     ocrResults,
     openFile: config.openFile ?? null,
     dispatch: async (name, input) => {

@@ -106,6 +106,8 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
       return core.index.collections.add(name, paths);
     },
     'collections.remove': ({ name, paths }) => core.index.collections.remove(name, paths),
+    'location.current': () => core.location.view(),
+    'location.save': ({ setting }) => core.location.save(setting),
     'updates.status': async () => core.updates.status(),
     'updates.setEnabled': ({ enabled }) => core.updates.setEnabled(enabled),
     'updates.check': () => core.updates.check(),

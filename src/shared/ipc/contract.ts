@@ -23,6 +23,7 @@ import {
   SetupProposal,
   SetupRole,
 } from '../domain/models';
+import { LibraryLocationSetting, LibraryLocationView } from '../domain/location';
 import { PageText, PageWords } from '../domain/pages';
 import { Collection, CollectionName, DocumentsResult, Scope } from '../domain/scope';
 import { ChunkSearchResult, PageImage, SearchMode, SearchResult } from '../domain/search';
@@ -226,6 +227,12 @@ export const calls = {
   'collections.remove': {
     input: z.object({ name: CollectionName, paths: z.array(absolutePath).min(1).max(1000) }).strict(),
     output: Collection,
+  },
+  'location.current': { input: empty, output: LibraryLocationView },
+  /** Saves where the library lives from the next start; null is the local data folder. */
+  'location.save': {
+    input: z.object({ setting: LibraryLocationSetting.nullable() }).strict(),
+    output: LibraryLocationView,
   },
   'updates.status': { input: empty, output: UpdateStatus },
   /** Turning checks on checks at once; nothing is downloaded without `updates.download`. */
