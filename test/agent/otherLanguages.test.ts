@@ -7,6 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { runAgent } from '../../src/core/agent/runAgent';
+import { libraryTool } from '../../src/core/agent/tools/libraryTool';
+import type { ToolContext } from '../../src/core/agent/tools/types';
 import { detectDocumentLanguage } from '../../src/core/language/detectLanguage';
 import { OpenAIClient } from '../../src/core/models/openai/openaiClient';
 import { OpenAIChatModel } from '../../src/core/models/openai/openaiModels';
@@ -127,4 +129,36 @@ describe('A question in another language than the documents', () => {
     expect(said[0]).toMatch(/^Could not search in German, the language of some documents: .*JSON/);
     expect(outcome.events.at(-1)).toMatchObject({ type: 'complete' });
   }, 60_000);
+});
+
+describe('The library tool and languages', () => {
+  it('counts documents by language and names each one’s language in a list', async () => {
+    const base = fakePorts({ models: { chatModel: async () => null } });
+    const [first, second] = await base.libraryDocuments();
+    const documents = [
+      { ...first!, language: detectDocumentLanguage(PAGES.map((page) => page.paragraphs.join('\n'))) },
+      { ...second!, language: 'und' },
+    ];
+    const context = { ports: { ...base, libraryDocuments: async () => documents } } as unknown as ToolContext;
+    const run = async (count_by: 'language' | 'none') => {
+      const inputs = {
+        name: '',
+        folder: '',
+        kind: 'all',
+        ocr: 'any',
+        sort: 'name',
+        count_by,
+        limit: 50,
+      } as const;
+      for await (const result of libraryTool.run(inputs, context))
+        if (result.type === 'result') return result.text;
+      return '';
+    };
+    expect((await run('language')).split('\n')).toEqual([
+      '2 document(s) match.',
+      'German: 1',
+      'language unknown: 1',
+    ]);
+    expect(await run('none')).toContain(`${first!.path} (pdf, 2 p., 1000 B, modified 1970-01-01, German)`);
+  });
 });
