@@ -12,6 +12,7 @@ import type { ModelService } from './models/modelService';
 import type { ModelSettingsStore } from './models/modelSettingsStore';
 import type { SetupService } from './models/setup/setupService';
 import type { UpdateService } from './updates/updateService';
+import type { LibraryChangeFeed } from './library/libraryChanges';
 import type { LocationSettings } from './location/locationSetting';
 
 /**
@@ -21,6 +22,8 @@ import type { LocationSettings } from './location/locationSetting';
  */
 export interface CoreServices {
   readonly library: LibraryService;
+  /** The library as listed, and its changes as they are sent. */
+  readonly libraryChanges: LibraryChangeFeed;
   /** Open after `start()`. */
   readonly index: Index;
   readonly ingestion: Ingestion;

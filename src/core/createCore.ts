@@ -26,6 +26,7 @@ import { Ingestion } from './ingestion/ingestion';
 import { OcrSettingsStore } from './ingestion/ocrSettingsStore';
 import { PageTranscriber } from './ingestion/pageTranscriber';
 import { PasswordVault, type SecretStore } from './ingestion/passwordVault';
+import { LibraryChangeFeed } from './library/libraryChanges';
 import { LibraryService } from './library/libraryService';
 import { MemoryBudgetService } from './memory/memoryBudgetService';
 import { localCandidates, userCandidates } from './models/detection/detectServers';
@@ -130,7 +131,7 @@ export function createCore(config: CoreConfig): Core {
   const ocrSettings = new OcrSettingsStore(config.dataDir, config.ocr === false, () =>
     ingestion?.ocrSettingsChanged(),
   );
-  library.events.on('changed', (snapshot) => events.emit('library.onChanged', snapshot));
+  const libraryChanges = new LibraryChangeFeed(library, (change) => events.emit('library.onChanged', change));
 
   const memory = new MemoryBudgetService();
   let stopWatchingMemory: (() => void) | undefined;
@@ -229,6 +230,7 @@ export function createCore(config: CoreConfig): Core {
   const core: Core = {
     config,
     library,
+    libraryChanges,
     events,
     get index() {
       return opened(index, 'index');

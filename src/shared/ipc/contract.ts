@@ -9,7 +9,8 @@ import {
   DocumentInfo,
   IndexProgress,
   LibraryRoot,
-  LibrarySnapshot,
+  LibraryChange,
+  LibraryListing,
   OcrSettings,
   OcrSettingsView,
 } from '../domain/library';
@@ -40,7 +41,7 @@ const absolutePath = z
 const empty = z.object({}).strict();
 
 export const calls = {
-  'library.list': { input: empty, output: LibrarySnapshot },
+  'library.list': { input: empty, output: LibraryListing },
   'library.addFolder': { input: z.object({ path: absolutePath }).strict(), output: LibraryRoot },
   /** `undoable`: the folder can be put back with `library.undoRemove` for a few seconds. */
   'library.removeFolder': {
@@ -245,7 +246,7 @@ export const calls = {
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {
-  'library.onChanged': LibrarySnapshot,
+  'library.onChanged': LibraryChange,
   'library.onProgress': IndexProgress,
   'chat.onEvent': AgentEvent,
   'memory.onBudget': MemoryBudget,
