@@ -9,6 +9,7 @@ import { OcrStore } from '../../src/core/documents/ocr/ocrStore';
 import { parsePdf } from '../../src/core/documents/pdf/parsePdf';
 import { createDocumentPool } from '../../src/core/documents/pool/documentPool';
 import { PageImageStore } from '../../src/core/documents/render/pageImageStore';
+import { openPageImage } from '../../src/core/pages/readPageImage';
 import { PageTranscriber } from '../../src/core/ingestion/pageTranscriber';
 import type { IndexedDocument } from '../../src/core/index/records';
 import { OpenAIClient } from '../../src/core/models/openai/openaiClient';
@@ -47,8 +48,8 @@ async function call<T>(core: Core, name: Parameters<Core['dispatch']>[0], input:
 }
 
 /** The box around every dark pixel of a page image, in page points: where the words are. */
-async function inkBox(page: PageImage): Promise<BoundingBox> {
-  const bytes = Buffer.from(page.dataUrl.slice(page.dataUrl.indexOf(',') + 1), 'base64');
+async function inkBox(core: Core, page: PageImage): Promise<BoundingBox> {
+  const { bytes } = await openPageImage(core, page.documentId, page.page, page.size);
   const { data, info } = await sharp(bytes).greyscale().raw().toBuffer({ resolveWithObject: true });
   let left = Infinity;
   let top = Infinity;
@@ -130,7 +131,7 @@ describe('OCR in ingestion', () => {
       width: Math.max(a.x + a.width, b.x + b.width) - Math.min(a.x, b.x),
       height: Math.max(a.y + a.height, b.y + b.height) - Math.min(a.y, b.y),
     }));
-    expect(overlap(union, await inkBox(page))).toBeGreaterThan(0.7);
+    expect(overlap(union, await inkBox(on, page))).toBeGreaterThan(0.7);
 
     // Another language: the page is read again with it.
     const view = await call<{ settings: { languages: string[] } }>(on, 'ocr.configure', {
