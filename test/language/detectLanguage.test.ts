@@ -6,6 +6,7 @@ import {
   detectDocumentLanguage,
   detectQuestionLanguage,
   languageSample,
+  questionIsNotIn,
 } from '../../src/core/language/detectLanguage';
 import { languageName } from '../../src/shared/domain/language';
 import { corpusDir, hasCorpus } from '../helpers/shared';
@@ -105,5 +106,16 @@ describe('Question language', () => {
       expect({ text, got: detectQuestionLanguage(text) }).toEqual({ text, got: null });
     // Long enough to judge, but German and Swedish score too close to call.
     expect(detectQuestionLanguage('Wie hoch war der Umsatz?')).toBeNull();
+  });
+
+  it('does not call an English question foreign because names make it score best as French', () => {
+    const question = 'How does TraceMonkey compile hot loops?';
+    expect(detectQuestionLanguage(question)).toBe('fra');
+    expect(questionIsNotIn(question, 'eng')).toBe(false);
+    expect(questionIsNotIn('Was steht im Vertrag über die Haftung?', 'eng')).toBe(true);
+    expect(
+      questionIsNotIn('How often must the installation be serviced, and who may carry out the test?', 'deu'),
+    ).toBe(true);
+    expect(questionIsNotIn('Wie hoch war der Umsatz?', 'eng')).toBe(false);
   });
 });

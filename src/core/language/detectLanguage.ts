@@ -20,6 +20,12 @@ const LINE_LETTER_SHARE = 0.6;
 const QUESTION_MIN_LETTERS = 15;
 /** The runner-up's score relative to the best (1.0): above this the question is too close to call. */
 const QUESTION_MAX_RUNNER_UP = 0.9;
+/**
+ * A language scoring at least this (relative to the best) may still be the question's: short English
+ * questions full of names can score best as French ("How does TraceMonkey compile hot loops?": French
+ * 1.0, English 0.79), while a German question scores English near 0.57–0.74.
+ */
+const QUESTION_POSSIBLE_SCORE = 0.75;
 
 const letterCount = (text: string) => text.match(/\p{L}/gu)?.length ?? 0;
 
@@ -70,4 +76,14 @@ export function detectQuestionLanguage(question: string): string | null {
   if (!best || best[0] === UNDETERMINED_LANGUAGE) return null;
   if (runnerUp && runnerUp[1] > QUESTION_MAX_RUNNER_UP) return null;
   return best[0];
+}
+
+/**
+ * Whether the question is clearly not written in `language`: its language is sure and `language`
+ * scores well below the best. False when unsure, so nothing is translated on a guess.
+ */
+export function questionIsNotIn(question: string, language: string): boolean {
+  if (!detectQuestionLanguage(question)) return false;
+  const score = francAll(question, { minLength: QUESTION_MIN_LETTERS }).find(([code]) => code === language);
+  return (score?.[1] ?? 0) < QUESTION_POSSIBLE_SCORE;
 }

@@ -9,7 +9,7 @@ import type { DocumentInfo } from '../../../shared/domain/library';
 import { languageName, UNDETERMINED_LANGUAGE } from '../../../shared/domain/language';
 import type { SearchHit } from '../../../shared/domain/search';
 import { isAbortError, toErrorInfo } from '../../../shared/errors';
-import { detectQuestionLanguage } from '../../language/detectLanguage';
+import { questionIsNotIn } from '../../language/detectLanguage';
 import type { ChatModel } from '../../models/types';
 import type { ToolContext } from '../tools/types';
 
@@ -29,8 +29,6 @@ const TRANSLATION_SCHEMA = {
  * Empty when the question's language is unsure or every document is in it.
  */
 export function otherDocumentLanguages(question: string, documents: readonly DocumentInfo[]): string[] {
-  const asked = detectQuestionLanguage(question);
-  if (!asked) return [];
   const counts = new Map<string, number>();
   for (const document of documents) {
     const language = document.language;
@@ -38,7 +36,7 @@ export function otherDocumentLanguages(question: string, documents: readonly Doc
     counts.set(language, (counts.get(language) ?? 0) + 1);
   }
   return [...counts]
-    .filter(([language]) => language !== asked && languageName(language) !== null)
+    .filter(([language]) => languageName(language) !== null && questionIsNotIn(question, language))
     .sort((a, b) => b[1] - a[1])
     .slice(0, MAX_LANGUAGES)
     .map(([language]) => language);
