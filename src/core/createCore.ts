@@ -28,6 +28,7 @@ import { PageTranscriber } from './ingestion/pageTranscriber';
 import { PasswordVault, type SecretStore } from './ingestion/passwordVault';
 import { LibraryService } from './library/libraryService';
 import { MemoryBudgetService } from './memory/memoryBudgetService';
+import { indexCacheLimitsHere, registerQuireHoldings, workersAllowed } from './memory/quireHoldings';
 import { localCandidates, userCandidates } from './models/detection/detectServers';
 import { LocalModels } from './models/llama/localModels';
 import { LocalPageEmbedders } from './models/onnx/localPageEmbedders';
@@ -67,6 +68,8 @@ export interface CoreConfig {
   workers?: number;
   /** Time limit for reading or rendering one document. */
   documentTimeoutMs?: number;
+  /** Idle document readers exit after this long, giving their memory back (default a minute). */
+  idleReleaseMs?: number;
   /** OS-encrypted secret storage (the desktop app's safeStorage); none headless. */
   secrets?: SecretStore | null;
   /** A local GGUF that serves every text role (`--model`, QUIRE_MODEL). */
@@ -133,8 +136,10 @@ export function createCore(config: CoreConfig): Core {
   library.events.on('changed', (snapshot) => events.emit('library.onChanged', snapshot));
 
   const memory = new MemoryBudgetService();
-  let stopWatchingMemory: (() => void) | undefined;
+  // The budget follows what every holder holds, indexing or not: worker counts come from it.
+  const stopWatchingMemory = memory.watch();
   memory.onChange((budget) => events.emit('memory.onBudget', budget));
+  registerQuireHoldings(memory, { pool: () => pool, index: () => index });
   const localModels = new LocalModels({
     contextSizeFor: (path) => planLocalModel(memory, path),
     onMemoryEntry: (entry) => memory.setEntry(entry),
@@ -277,6 +282,7 @@ export function createCore(config: CoreConfig): Core {
         uri: shared ? shared.indexUri : join(config.dataDir, 'index'),
         ...(shared ? { storageOptions: shared.storageOptions, readOnly: !shared.writer } : {}),
         loadPageImage: (relativePath) => pageImages.read(relativePath),
+        cacheLimits: indexCacheLimitsHere(),
         // Page images are content too: they go when their content goes (at open, after a crash, too).
         onContentRemoved: async (hashes) => {
           for (const hash of hashes) {
@@ -290,6 +296,8 @@ export function createCore(config: CoreConfig): Core {
       const ownPool = createDocumentPool({
         ...(config.workers ? { size: config.workers } : {}),
         ...(config.documentTimeoutMs ? { jobTimeoutMs: config.documentTimeoutMs } : {}),
+        ...(config.idleReleaseMs === undefined ? {} : { idleExitMs: config.idleReleaseMs }),
+        workerLimit: (work) => workersAllowed(memory.budget, work, ownPool.size),
       });
       // Workers draw and read pages into the local folders; a shared library's writer copies them to the store.
       pool = shared
@@ -350,10 +358,7 @@ export function createCore(config: CoreConfig): Core {
       await memory.refresh();
       await modelSettings.load();
       await web.load();
-      if (config.watch) {
-        stopWatchingMemory = memory.watch();
-        serverMemory.watch();
-      }
+      if (config.watch) serverMemory.watch();
       if (config.findModels ?? true) await models.start();
       const background = new BackgroundEmbedding(index.vectors, models);
       embedding = background;
@@ -376,7 +381,7 @@ export function createCore(config: CoreConfig): Core {
       updates.dispose();
       await agent?.dispose();
       await embedding?.dispose();
-      stopWatchingMemory?.();
+      stopWatchingMemory();
       await serverMemory.dispose();
       await models.dispose();
       await localModels.dispose();

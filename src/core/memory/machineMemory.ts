@@ -37,6 +37,11 @@ export async function readMachineMemory(env: NodeJS.ProcessEnv = process.env): P
   return simulated === null ? real : simulateMachine(real, simulated);
 }
 
+/** The machine's size now, or the simulated one's: no system call, for sizing things at start. */
+export function machineTotalBytes(env: NodeJS.ProcessEnv = process.env): number {
+  return parseMemorySize(env.QUIRE_MACHINE_MEMORY) ?? totalmem();
+}
+
 /**
  * A smaller machine with the same things running: what the rest of this machine uses now is used on the
  * simulated one too, so it has `simulated - used` available (never more than is really available).
