@@ -13,6 +13,7 @@ import { readProcessTree } from '../../src/core/memory/processMemory';
 import { registerQuireHoldings } from '../../src/core/memory/quireHoldings';
 import { workersAllowed } from '../../src/core/memory/workAllowance';
 import { MemoryBudget as MemoryBudgetSchema } from '../../src/shared/domain/models';
+import { describeHolders } from '../../src/renderer/src/features/models/memoryHolders';
 import { corpusDir } from '../helpers/shared';
 
 const GB = 1e9;
@@ -162,6 +163,27 @@ describe('who holds what', () => {
     const tree = await readProcessTree();
     expect(tree.map((entry) => entry.pid)).toContain(child.pid);
   });
+
+  it('gives the memory panel every holder, the parts of a process under it', async () => {
+    const pool = createDocumentPool({ size: 2 });
+    opened.push(pool);
+    await pool.parse(pdfs[0]!, { kind: 'pdf' });
+    const memory = new MemoryBudgetService();
+    registerQuireHoldings(memory, { pool: () => pool, index: () => ({ cacheBytes: () => 5e6 }) });
+    const panel = describeHolders(await memory.refresh());
+    const ids = panel.rows.map((row) => row.holding.id);
+    const app = ids.indexOf('app');
+    expect(app).toBeGreaterThanOrEqual(0);
+    expect(panel.rows[app]).toMatchObject({ nested: false, source: 'measured' });
+    for (const part of ['pool', 'index-cache']) {
+      const at = ids.indexOf(part);
+      expect(at).toBeGreaterThan(app);
+      expect(panel.rows[at]!.nested).toBe(true);
+    }
+    expect(panel.rows[ids.indexOf('pool')]).toMatchObject({ source: 'estimated, included above' });
+    expect(panel.rows[ids.indexOf('pool')]!.holding.count).toBe(1);
+    expect(panel.heldBytes).toBeGreaterThanOrEqual(panel.rows[app]!.holding.bytes);
+  }, 60_000);
 });
 
 function sleep(ms: number): Promise<void> {
