@@ -27,8 +27,7 @@ import { OcrSettingsStore } from './ingestion/ocrSettingsStore';
 import { PageTranscriber } from './ingestion/pageTranscriber';
 import { PasswordVault, type SecretStore } from './ingestion/passwordVault';
 import { LibraryService } from './library/libraryService';
-import { MemoryBudgetService } from './memory/memoryBudgetService';
-import { indexCacheLimitsHere, registerQuireHoldings, workersAllowed } from './memory/quireHoldings';
+import { indexCacheLimitsHere, watchedQuireMemory, workersAllowed } from './memory/quireHoldings';
 import { localCandidates, userCandidates } from './models/detection/detectServers';
 import { LocalModels } from './models/llama/localModels';
 import { LocalPageEmbedders } from './models/onnx/localPageEmbedders';
@@ -68,7 +67,7 @@ export interface CoreConfig {
   workers?: number;
   /** Time limit for reading or rendering one document. */
   documentTimeoutMs?: number;
-  /** Idle document readers exit after this long, giving their memory back (default a minute). */
+  /** Idle document readers and page embedder hosts exit after this long (default a minute). */
   idleReleaseMs?: number;
   /** OS-encrypted secret storage (the desktop app's safeStorage); none headless. */
   secrets?: SecretStore | null;
@@ -135,11 +134,9 @@ export function createCore(config: CoreConfig): Core {
   );
   library.events.on('changed', (snapshot) => events.emit('library.onChanged', snapshot));
 
-  const memory = new MemoryBudgetService();
-  // The budget follows what every holder holds, indexing or not: worker counts come from it.
-  const stopWatchingMemory = memory.watch();
+  // One budget for every holder, followed indexing or not: worker counts come from it.
+  const memory = watchedQuireMemory({ pool: () => pool, index: () => index });
   memory.onChange((budget) => events.emit('memory.onBudget', budget));
-  registerQuireHoldings(memory, { pool: () => pool, index: () => index });
   const localModels = new LocalModels({
     contextSizeFor: (path) => planLocalModel(memory, path),
     onMemoryEntry: (entry) => memory.setEntry(entry),
@@ -148,6 +145,7 @@ export function createCore(config: CoreConfig): Core {
   });
   const localPageEmbedders = new LocalPageEmbedders({
     onMemoryEntry: (entry) => memory.setEntry(entry),
+    idleUnloadMs: config.idleReleaseMs,
     accelerator: config.gpu ?? 'auto',
     ...(config.modelThreads ? { threads: config.modelThreads } : {}),
   });
@@ -296,7 +294,7 @@ export function createCore(config: CoreConfig): Core {
       const ownPool = createDocumentPool({
         ...(config.workers ? { size: config.workers } : {}),
         ...(config.documentTimeoutMs ? { jobTimeoutMs: config.documentTimeoutMs } : {}),
-        ...(config.idleReleaseMs === undefined ? {} : { idleExitMs: config.idleReleaseMs }),
+        idleExitMs: config.idleReleaseMs,
         workerLimit: (work) => workersAllowed(memory.budget, work, ownPool.size),
       });
       // Workers draw and read pages into the local folders; a shared library's writer copies them to the store.
@@ -381,7 +379,7 @@ export function createCore(config: CoreConfig): Core {
       updates.dispose();
       await agent?.dispose();
       await embedding?.dispose();
-      stopWatchingMemory();
+      memory.stopWatching();
       await serverMemory.dispose();
       await models.dispose();
       await localModels.dispose();

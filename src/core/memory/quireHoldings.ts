@@ -6,7 +6,7 @@ import { liveChildProcesses } from '../common/entryPoints';
 import { indexCacheLimits } from './capacity';
 import { cacheHolding, poolHoldings, processHoldings } from './holdings';
 import { machineTotalBytes } from './machineMemory';
-import type { MemoryBudgetService } from './memoryBudgetService';
+import { MemoryBudgetService } from './memoryBudgetService';
 
 // Fewer readers on a small machine or beside a large model: work waits rather than swaps.
 export { workersAllowed } from './workAllowance';
@@ -37,4 +37,13 @@ export function registerQuireHoldings(memory: MemoryBudgetService, parts: QuireM
     }),
   ];
   return () => removers.forEach((remove) => remove());
+}
+
+/** Quire's budget with every holder registered, refreshed every few seconds until `stopWatching()`. */
+export function watchedQuireMemory(
+  parts: QuireMemoryParts,
+): MemoryBudgetService & { stopWatching: () => void } {
+  const memory = new MemoryBudgetService();
+  registerQuireHoldings(memory, parts);
+  return Object.assign(memory, { stopWatching: memory.watch() });
 }

@@ -24,7 +24,7 @@ export interface DocumentPoolOptions {
   /** Background jobs of each kind that may run now: the memory budget's say (at least one runs). */
   workerLimit?: (work: limits.PoolWork) => number;
   /** A worker idle this long exits and gives its memory back; the next job starts a fresh one. */
-  idleExitMs?: number;
+  idleExitMs?: number | undefined;
 }
 
 interface JobOptions {
