@@ -16,6 +16,7 @@ const benches: Record<string, () => Promise<{ run: BenchFn }>> = {
   ocr: () => import('./bench/ocr'),
   'page-open': () => import('./bench/pageOpen'),
   'library-store': () => import('./bench/libraryStore'),
+  budget: () => import('./bench/budget'),
 };
 
 const [name, ...args] = process.argv.slice(2);
