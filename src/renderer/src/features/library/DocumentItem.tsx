@@ -38,7 +38,12 @@ export function DocumentItem({ document }: DocumentItemProps) {
     run: () => useChatStore.getState().askAbout({ paths: [document.path] }),
   });
   return (
-    <li className="document-item" data-testid="document-item" data-state={document.state}>
+    <li
+      className="document-item"
+      data-testid="document-item"
+      data-state={document.state}
+      data-window-key={document.id}
+    >
       <div className="document-item__head">
         <button
           type="button"
