@@ -135,7 +135,6 @@ export function createCore(config: CoreConfig): Core {
   );
   const libraryChanges = new LibraryChangeFeed(library, (change) => events.emit('library.onChanged', change));
 
-  // One budget for every holder, followed indexing or not: worker counts come from it.
   const memory = watchedQuireMemory({ pool: () => pool, index: () => index });
   memory.onChange((budget) => events.emit('memory.onBudget', budget));
   const localModels = new LocalModels({
