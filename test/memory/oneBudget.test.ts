@@ -14,7 +14,10 @@ import { registerQuireHoldings } from '../../src/core/memory/quireHoldings';
 import { workersAllowed } from '../../src/core/memory/workAllowance';
 import { MemoryBudget as MemoryBudgetSchema } from '../../src/shared/domain/models';
 import { describeHolders } from '../../src/renderer/src/features/models/memoryHolders';
-import { corpusDir } from '../helpers/shared';
+import { LocalPageEmbedders } from '../../src/core/models/onnx/localPageEmbedders';
+import type { MemoryEntry } from '../../src/shared/domain/models';
+import { corpusDir, tempDir } from '../helpers/shared';
+import { writeTinyPageEmbedder } from '../helpers/tinyPageEmbedder';
 
 const GB = 1e9;
 const pdfs = [
@@ -121,6 +124,31 @@ describe('idle give-back', () => {
     await pool.parse(pdfs[0]!, { kind: 'pdf' });
     expect(pool.workersStarted()).toBe(2);
   }, 60_000);
+});
+
+describe('idle page embedder host', () => {
+  it('exits after the idle delay, says so to the budget, and loads again for the next query', async () => {
+    const dir = await tempDir('quire-idle-embedder-');
+    opened.push({ dispose: () => dir.cleanup() });
+    const model = join(dir.path, 'tiny.onnx');
+    await writeTinyPageEmbedder(model);
+    const entries: MemoryEntry[] = [];
+    const embedders = new LocalPageEmbedders({
+      onMemoryEntry: (entry) => entries.push(entry),
+      accelerator: false,
+      threads: 1,
+      idleUnloadMs: 300,
+    });
+    opened.push(embedders);
+    const embedder = await embedders.load(model);
+    expect((await embedder.embedQuery('budget')).length).toBeGreaterThan(0);
+    const deadline = Date.now() + 30_000;
+    while (embedder.memoryEntry().loaded && Date.now() < deadline) await sleep(50);
+    expect(embedder.memoryEntry().loaded).toBe(false);
+    expect(entries.at(-1)?.loaded).toBe(false);
+    expect((await embedder.embedQuery('budget again')).length).toBeGreaterThan(0);
+    expect(embedder.memoryEntry().loaded).toBe(true);
+  }, 120_000);
 });
 
 describe('who holds what', () => {
