@@ -18,6 +18,7 @@ const benches: Record<string, () => Promise<{ run: BenchFn }>> = {
   'library-store': () => import('./bench/libraryStore'),
   'library-scale': () => import('./bench/libraryScale'),
   budget: () => import('./bench/budget'),
+  language: () => import('./bench/language'),
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import type { z } from 'zod';
 import type { CallName, EventName, events } from '../../src/shared/ipc/contract';
+import { PAGE_IMAGE_SCHEME } from '../../src/shared/domain/pageImageAddress';
 import { HARNESS_OUT } from './buildHarness';
 import {
   SETUP_KEY,
@@ -16,6 +17,7 @@ import {
   type StandInAnswer,
   type StandInControl,
 } from './harness/control';
+import { pagePicture } from './pagePicture';
 
 /** Served by the test itself (page.route): no server process, no network. */
 const ORIGIN = 'http://harness.quire.test';
@@ -74,6 +76,13 @@ export const test = base.extend<{ openPanel: (setup: HarnessSetup) => Promise<St
       const file = join(HARNESS_OUT, path === '/' ? 'index.html' : path);
       if (existsSync(file)) await route.fulfill({ path: file });
       else await route.fulfill({ status: 404, body: 'Not in the harness build.' });
+    });
+    // Page images come over the app's own scheme, as in Electron: one picture per page number.
+    await page.route(`${PAGE_IMAGE_SCHEME}://**`, async (route) => {
+      const number = /^quire-page:\/\/image\/[\w-]+\/(\d+)\/(full|thumbnail)/.exec(route.request().url());
+      if (number)
+        await route.fulfill({ contentType: 'image/png', body: await pagePicture(Number(number[1])) });
+      else await route.fulfill({ status: 400, body: 'Not a page image address.' });
     });
     await use(async (setup) => {
       await page.addInitScript(

@@ -66,6 +66,8 @@ export const DocumentInfo = z.object({
   error: z.string().nullable(),
   /** How scanned pages were read (OCR); null when no page needed it or the file is not read yet. */
   ocr: DocumentOcr.nullable().optional(),
+  /** ISO 639-3 code of its text (`und`: too little text to tell); absent or null until it is read. */
+  language: z.string().max(16).nullable().optional(),
 });
 export type DocumentInfo = z.infer<typeof DocumentInfo>;
 

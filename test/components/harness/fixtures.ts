@@ -5,7 +5,6 @@
 import type { CallArgs, CallName, CallOutput } from '../../../src/shared/ipc/contract';
 import type { MemoryBudget, RoleResolution } from '../../../src/shared/domain/models';
 import type { PageWord } from '../../../src/shared/domain/pages';
-import { drawPage } from './drawPage';
 import { DOCUMENTS, REPORTS } from './sampleLibrary';
 
 type Answerer<K extends CallName> = (input: CallArgs<K>) => CallOutput<K>;
@@ -122,12 +121,14 @@ export const DEFAULT_ANSWERS: DefaultAnswers = {
     servers: [],
     setupDismissed: true,
   }),
-  'pages.get': ({ documentId, page }) => ({
+  // The picture itself comes over the app's page-image scheme, which the test serves (componentTest.ts).
+  'pages.get': ({ documentId, page, size }) => ({
     documentId,
     page,
     pageWidth: 600,
     pageHeight: 800,
-    dataUrl: drawPage(page),
+    size,
+    version: (0x10000000 + page).toString(16),
     textSource: { method: 'layer' },
   }),
   'pages.words': ({ documentId, page }) => ({
