@@ -17,6 +17,7 @@ const benches: Record<string, () => Promise<{ run: BenchFn }>> = {
   'page-open': () => import('./bench/pageOpen'),
   'library-store': () => import('./bench/libraryStore'),
   'library-scale': () => import('./bench/libraryScale'),
+  budget: () => import('./bench/budget'),
   language: () => import('./bench/language'),
 };
 

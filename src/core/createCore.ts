@@ -28,7 +28,7 @@ import { PageTranscriber } from './ingestion/pageTranscriber';
 import { PasswordVault, type SecretStore } from './ingestion/passwordVault';
 import { LibraryChangeFeed } from './library/libraryChanges';
 import { LibraryService } from './library/libraryService';
-import { MemoryBudgetService } from './memory/memoryBudgetService';
+import { indexCacheLimitsHere, watchedQuireMemory, workersAllowed } from './memory/quireHoldings';
 import { localCandidates, userCandidates } from './models/detection/detectServers';
 import { LocalModels } from './models/llama/localModels';
 import { LocalPageEmbedders } from './models/onnx/localPageEmbedders';
@@ -68,6 +68,8 @@ export interface CoreConfig {
   workers?: number;
   /** Time limit for reading or rendering one document. */
   documentTimeoutMs?: number;
+  /** Idle document readers and page embedder hosts exit after this long (default a minute). */
+  idleReleaseMs?: number;
   /** OS-encrypted secret storage (the desktop app's safeStorage); none headless. */
   secrets?: SecretStore | null;
   /** A local GGUF that serves every text role (`--model`, QUIRE_MODEL). */
@@ -133,8 +135,7 @@ export function createCore(config: CoreConfig): Core {
   );
   const libraryChanges = new LibraryChangeFeed(library, (change) => events.emit('library.onChanged', change));
 
-  const memory = new MemoryBudgetService();
-  let stopWatchingMemory: (() => void) | undefined;
+  const memory = watchedQuireMemory({ pool: () => pool, index: () => index });
   memory.onChange((budget) => events.emit('memory.onBudget', budget));
   const localModels = new LocalModels({
     contextSizeFor: (path) => planLocalModel(memory, path),
@@ -144,6 +145,7 @@ export function createCore(config: CoreConfig): Core {
   });
   const localPageEmbedders = new LocalPageEmbedders({
     onMemoryEntry: (entry) => memory.setEntry(entry),
+    idleUnloadMs: config.idleReleaseMs,
     accelerator: config.gpu ?? 'auto',
     ...(config.modelThreads ? { threads: config.modelThreads } : {}),
   });
@@ -283,6 +285,7 @@ export function createCore(config: CoreConfig): Core {
         uri: shared ? shared.indexUri : join(config.dataDir, 'index'),
         ...(shared ? { storageOptions: shared.storageOptions, readOnly: !shared.writer } : {}),
         loadPageImage: (relativePath) => pageImages.read(relativePath),
+        cacheLimits: indexCacheLimitsHere(),
         // Page images are content too: they go when their content goes (at open, after a crash, too).
         onContentRemoved: async (hashes) => {
           for (const hash of hashes) {
@@ -296,6 +299,8 @@ export function createCore(config: CoreConfig): Core {
       const ownPool = createDocumentPool({
         ...(config.workers ? { size: config.workers } : {}),
         ...(config.documentTimeoutMs ? { jobTimeoutMs: config.documentTimeoutMs } : {}),
+        idleExitMs: config.idleReleaseMs,
+        workerLimit: (work) => workersAllowed(memory.budget, work, ownPool.size),
       });
       // Workers draw and read pages into the local folders; a shared library's writer copies them to the store.
       pool = shared
@@ -356,10 +361,7 @@ export function createCore(config: CoreConfig): Core {
       await memory.refresh();
       await modelSettings.load();
       await web.load();
-      if (config.watch) {
-        stopWatchingMemory = memory.watch();
-        serverMemory.watch();
-      }
+      if (config.watch) serverMemory.watch();
       if (config.findModels ?? true) await models.start();
       const background = new BackgroundEmbedding(index.vectors, models);
       embedding = background;
@@ -382,7 +384,7 @@ export function createCore(config: CoreConfig): Core {
       updates.dispose();
       await agent?.dispose();
       await embedding?.dispose();
-      stopWatchingMemory?.();
+      memory.stopWatching();
       await serverMemory.dispose();
       await models.dispose();
       await localModels.dispose();
