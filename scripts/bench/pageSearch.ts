@@ -5,10 +5,11 @@
  * the best `--rescore` pages from full-precision fp16 vectors read back from a file on disk.
  * Pages are synthetic (syntheticPages.ts) and made one at a time, so only the coded index is held.
  * Args: --pages 1000,10000  --vectors 850  --queries 40  --query-vectors 32  --bits 4  --pool 2
- *       --candidates 128  --shortlist 0  --margin 0.15  --rescore 64  --centroids 1024  --noise-dims <all>  --stored-truth yes
+ *       --candidates 128  --shortlist 0  --margin 0.15  --rescore 64  --centroids <auto>  --noise-dims <all>  --stored-truth yes
+ *       --stage-counts 32,64,128,256,512  --stage-grid 64:32,64:64,128:32,128:64,256:64 (candidates:rescore)
  */
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LateInteractionIndex } from '../../src/core/index/lateInteraction';
 import { createBestMatch } from '../../src/core/index/lateInteraction/bestMatch';
@@ -46,10 +47,21 @@ export async function run(args: string[]): Promise<BenchReport> {
   const rescore = Number(option(args, 'rescore', '64'));
   const shortlist = Number(option(args, 'shortlist', '0'));
   const pruneMargin = Number(option(args, 'margin', '0.15'));
-  const centroids = Number(option(args, 'centroids', '1024'));
+  // 0: the index's own choice (one centroid per 32 vectors it learns from, at most 4096).
+  const centroids = Number(option(args, 'centroids', '0'));
   const noiseArg = option(args, 'noise-dims', '');
   const sweep = option(args, 'sweep', '').split(',').filter(Boolean);
   const sweepRows: Array<Record<string, number | string>> = [];
+  const stageCounts = option(args, 'stage-counts', '32,64,128,256,512')
+    .split(',')
+    .filter(Boolean)
+    .map(Number);
+  // candidates:rescore pairs for the stage table.
+  const stageGrid = option(args, 'stage-grid', '64:32,64:64,128:32,128:64,256:64')
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => pair.split(':').map(Number) as [number, number]);
+  const stageRows: Array<Record<string, number | string>> = [];
   const storedTruth = option(args, 'stored-truth', 'yes') === 'yes';
   const rows: BenchReport['rows'] = [];
   const targets: NonNullable<BenchReport['targets']> = [];
@@ -156,6 +168,48 @@ export async function run(args: string[]): Promise<BenchReport> {
           );
         }
       });
+      // Where the true top 10 is lost: its share in the centroid stage's best N, and after the
+      // decoded stage keeps R of those N and fp16 re-scoring orders them (the app's path).
+      for (const count of stageCounts) {
+        let kept = 0;
+        const latencies: number[] = [];
+        queries.forEach((query, i) => {
+          const start = performance.now();
+          const ranked = index.centroidRanking(query, queryVectors, count);
+          latencies.push(performance.now() - start);
+          kept += recall(ranked.map(pageNumber), rawTruth[i]!);
+        });
+        latencies.sort((a, b) => a - b);
+        stageRows.push({
+          pages,
+          stage: `centroid top ${count}`,
+          p95ms: percentile(latencies, 95),
+          recallRaw: kept / queryTotal,
+        });
+      }
+      for (const [count, depth] of stageGrid) {
+        let kept = 0;
+        let final = 0;
+        const latencies: number[] = [];
+        queries.forEach((query, i) => {
+          const start = performance.now();
+          const deeper = index
+            .search(query, queryVectors, depth, { candidates: count })
+            .map((hit) => pageNumber(hit.key));
+          const top = rescored(query, deeper);
+          latencies.push(performance.now() - start);
+          kept += recall(deeper, rawTruth[i]!);
+          final += recall(top, rawTruth[i]!);
+        });
+        latencies.sort((a, b) => a - b);
+        stageRows.push({
+          pages,
+          stage: `centroid ${count} > decoded ${depth} > fp16 10`,
+          p95ms: percentile(latencies, 95),
+          recallRaw: final / queryTotal,
+          decodedKeeps: kept / queryTotal,
+        });
+      }
       // Extra search settings over the same index: shortlist:margin:candidates, comma-separated.
       for (const variant of sweep) {
         const [list, margin, count] = variant.split(':').map(Number);
@@ -256,6 +310,7 @@ export async function run(args: string[]): Promise<BenchReport> {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+  if (stageRows.length) printTable(stageRows);
   if (sweepRows.length) printTable(sweepRows);
   return {
     name: 'pageSearch',
@@ -275,6 +330,8 @@ export async function run(args: string[]): Promise<BenchReport> {
       noiseDimensions: noiseArg || dimensions,
       peakRssMB: peakRssBytes() / 2 ** 20,
       sweep: sweepRows,
+      stages: stageRows,
+      loadAverage: loadavg(),
     },
   };
 }
