@@ -19,6 +19,7 @@ import { DEFAULT_LONG_EDGE } from './documents/render/raster';
 import { Index } from './index/openIndex';
 import type { LibraryLocation } from './location/libraryLocation';
 import { LocationSettings, readLocationSetting } from './location/locationSetting';
+import { publishingPool } from './location/publishingPool';
 import { explainStoreFailure, openSharedLibrary, type SharedLibrary } from './location/sharedLibrary';
 import { objectStoreFiles } from './location/storedFiles';
 import { BackgroundEmbedding } from './ingestion/backgroundEmbedding';
@@ -302,24 +303,7 @@ export function createCore(config: CoreConfig): Core {
         idleExitMs: config.idleReleaseMs,
         workerLimit: (work) => workersAllowed(memory.budget, work, ownPool.size),
       });
-      // Workers draw and read pages into the local folders; a shared library's writer copies them to the store.
-      pool = shared
-        ? {
-            ...ownPool,
-            size: ownPool.size,
-            render: async (...args) => {
-              const refs = await ownPool.render(...args);
-              await args[2].publish(refs);
-              return refs;
-            },
-            ocr: async (path, options) => {
-              const outcomes = await ownPool.ocr(path, options);
-              const read = outcomes.filter((outcome) => !outcome.reused).map((outcome) => outcome.page);
-              await ocrResults.publish(options.ocr.contentHash, read);
-              return outcomes;
-            },
-          }
-        : ownPool;
+      pool = shared ? publishingPool(ownPool, ocrResults) : ownPool;
       const passwords = new PasswordVault(config.secrets ?? null);
       ingestion = new Ingestion({
         library,
