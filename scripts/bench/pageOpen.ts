@@ -3,7 +3,8 @@
  * document pool is kept busy with OCR of scanned pages (a backlog of batches always queued, as when a
  * folder of scans is being read); meanwhile a page of another PDF is drawn the way the viewer asks for
  * one. Each open is timed twice, taking turns: queued as background work (how the viewer's page
- * waited before) and as urgent work (ahead of the queue, as it does now).
+ * waited before) and as urgent work (ahead of the queue, as it does now). With `--viewer`, the
+ * time to a drawn page in the browser UI instead, end to end (pageOpenViewer.ts).
  */
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -27,6 +28,8 @@ function percentile(sorted: number[], p: number): number {
 }
 
 export async function run(args: string[]): Promise<BenchReport> {
+  // End to end in the browser UI, through the real core and quire serve (pageOpenViewer.ts).
+  if (args.includes('--viewer')) return (await import('./pageOpenViewer')).runViewer(args);
   const opens = option(args, '--opens', 3);
   const backlog = option(args, '--backlog', 4);
   const dir = await tempDir('quire-bench-page-open-');

@@ -5,15 +5,17 @@
  * the best `--rescore` pages from full-precision fp16 vectors read back from a file on disk.
  * Pages are synthetic (syntheticPages.ts) and made one at a time, so only the coded index is held.
  * Args: --pages 1000,10000  --vectors 850  --queries 40  --query-vectors 32  --bits 4  --pool 2
- *       --candidates 128  --shortlist 0  --margin 0.15  --rescore 64  --centroids 1024  --noise-dims <all>  --stored-truth yes
+ *       --candidates 128  --shortlist 0  --margin 0.15  --rescore 32  --centroids <auto>  --noise-dims <all>  --stored-truth yes
+ *       --stage-counts 32,64,128,256,512  --stage-grid 64:32,128:32,128:64,256:32 (candidates:rescore)
  */
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LateInteractionIndex } from '../../src/core/index/lateInteraction';
 import { createBestMatch } from '../../src/core/index/lateInteraction/bestMatch';
 import { makeSyntheticCorpus } from '../../src/core/index/lateInteraction/syntheticPages';
 import { TopK } from '../../src/core/index/lateInteraction/topK';
+import { PAGE_RESCORE_DEPTH } from '../../src/core/index/search/pageRescore';
 import { peakRssBytes, printTable, type BenchReport } from './report';
 
 const dimensions = 128;
@@ -43,13 +45,25 @@ export async function run(args: string[]): Promise<BenchReport> {
   const residualBits = Number(option(args, 'bits', '4')) === 4 ? 4 : 2;
   const poolFactor = Number(option(args, 'pool', '2'));
   const candidates = Number(option(args, 'candidates', '128'));
-  const rescore = Number(option(args, 'rescore', '64'));
+  // The app's depth (PAGE_RESCORE_DEPTH), so the bench measures the app's stages by default.
+  const rescore = Number(option(args, 'rescore', String(PAGE_RESCORE_DEPTH)));
   const shortlist = Number(option(args, 'shortlist', '0'));
   const pruneMargin = Number(option(args, 'margin', '0.15'));
-  const centroids = Number(option(args, 'centroids', '1024'));
+  // 0: the index's own choice (one centroid per 32 vectors it learns from, at most 4096).
+  const centroids = Number(option(args, 'centroids', '0'));
   const noiseArg = option(args, 'noise-dims', '');
   const sweep = option(args, 'sweep', '').split(',').filter(Boolean);
   const sweepRows: Array<Record<string, number | string>> = [];
+  const stageCounts = option(args, 'stage-counts', '32,64,128,256,512')
+    .split(',')
+    .filter(Boolean)
+    .map(Number);
+  // candidates:rescore pairs for the stage table.
+  const stageGrid = option(args, 'stage-grid', '64:32,128:32,128:64,256:32')
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => pair.split(':').map(Number) as [number, number]);
+  const stageRows: Array<Record<string, number | string>> = [];
   const storedTruth = option(args, 'stored-truth', 'yes') === 'yes';
   const rows: BenchReport['rows'] = [];
   const targets: NonNullable<BenchReport['targets']> = [];
@@ -156,6 +170,59 @@ export async function run(args: string[]): Promise<BenchReport> {
           );
         }
       });
+      // Where the true top 10 is lost: its share in the centroid stage's best N, and after the
+      // decoded stage keeps R of those N and fp16 re-scoring orders them (the app's path).
+      for (const count of stageCounts) {
+        let kept = 0;
+        const latencies: number[] = [];
+        const cpuTimes: number[] = [];
+        queries.forEach((query, i) => {
+          const start = performance.now();
+          const cpuStart = process.cpuUsage();
+          const ranked = index.centroidRanking(query, queryVectors, count);
+          latencies.push(performance.now() - start);
+          const cpu = process.cpuUsage(cpuStart);
+          cpuTimes.push((cpu.user + cpu.system) / 1000);
+          kept += recall(ranked.map(pageNumber), rawTruth[i]!);
+        });
+        latencies.sort((a, b) => a - b);
+        cpuTimes.sort((a, b) => a - b);
+        stageRows.push({
+          pages,
+          stage: `centroid top ${count}`,
+          p95ms: percentile(latencies, 95),
+          recallRaw: kept / queryTotal,
+        });
+      }
+      for (const [count, depth] of stageGrid) {
+        let kept = 0;
+        let final = 0;
+        const latencies: number[] = [];
+        const cpuTimes: number[] = [];
+        queries.forEach((query, i) => {
+          const start = performance.now();
+          const cpuStart = process.cpuUsage();
+          const deeper = index
+            .search(query, queryVectors, depth, { candidates: count })
+            .map((hit) => pageNumber(hit.key));
+          const top = rescored(query, deeper);
+          latencies.push(performance.now() - start);
+          const cpu = process.cpuUsage(cpuStart);
+          cpuTimes.push((cpu.user + cpu.system) / 1000);
+          kept += recall(deeper, rawTruth[i]!);
+          final += recall(top, rawTruth[i]!);
+        });
+        latencies.sort((a, b) => a - b);
+        cpuTimes.sort((a, b) => a - b);
+        stageRows.push({
+          pages,
+          stage: `centroid ${count} > decoded ${depth} > fp16 10`,
+          p95ms: percentile(latencies, 95),
+          cpuP95ms: percentile(cpuTimes, 95),
+          recallRaw: final / queryTotal,
+          decodedKeeps: kept / queryTotal,
+        });
+      }
       // Extra search settings over the same index: shortlist:margin:candidates, comma-separated.
       for (const variant of sweep) {
         const [list, margin, count] = variant.split(':').map(Number);
@@ -256,6 +323,7 @@ export async function run(args: string[]): Promise<BenchReport> {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+  if (stageRows.length) printTable(stageRows);
   if (sweepRows.length) printTable(sweepRows);
   return {
     name: 'pageSearch',
@@ -275,6 +343,8 @@ export async function run(args: string[]): Promise<BenchReport> {
       noiseDimensions: noiseArg || dimensions,
       peakRssMB: peakRssBytes() / 2 ** 20,
       sweep: sweepRows,
+      stages: stageRows,
+      loadAverage: loadavg(),
     },
   };
 }

@@ -3,6 +3,7 @@ import type { AgentPorts, OutlineEntry } from './agent/ports';
 import { abortable } from './common/abortable';
 import type { CoreServices } from './coreServices';
 import { readPdfOutline } from './documents/pdf/pdfOutline';
+import { openPageImage } from './pages/readPageImage';
 import type { ModelRoles } from './models/types';
 import { searchChunks } from './search/chunkSearch';
 import { chunkSearchDeps } from './search/coreSearch';
@@ -61,11 +62,11 @@ export function createAgentPorts(core: CoreServices, models: Pick<ModelRoles, 'c
       if (document?.kind !== 'pdf' || !document.contentHash || document.state !== 'indexed') return [];
       return abortable(outlineOf(document.path, document.contentHash), signal);
     },
+    // The viewer's way to a page image: a page not drawn yet is drawn now, ahead of background work.
     pageImage: async (documentId, page) => {
-      const stored = await notFoundIsNull(core.index.content.page(documentId, page));
-      if (!stored?.image) return null;
-      const image = await core.pageImages.read(stored.image.full);
-      return { image, pageWidth: stored.width, pageHeight: stored.height };
+      const opened = await notFoundIsNull(openPageImage(core, documentId, page, 'full'));
+      if (!opened) return null;
+      return { image: opened.bytes, pageWidth: opened.image.pageWidth, pageHeight: opened.image.pageHeight };
     },
     libraryRoots: async () => core.library.rootPaths(),
     libraryDocuments: async () => core.library.snapshot().documents,

@@ -18,7 +18,8 @@ import { PageImageStore } from './documents/render/pageImageStore';
 import { DEFAULT_LONG_EDGE } from './documents/render/raster';
 import { Index } from './index/openIndex';
 import type { LibraryLocation } from './location/libraryLocation';
-import { readLocationSetting } from './location/locationSetting';
+import { LocationSettings, readLocationSetting } from './location/locationSetting';
+import { publishingPool } from './location/publishingPool';
 import { explainStoreFailure, openSharedLibrary, type SharedLibrary } from './location/sharedLibrary';
 import { objectStoreFiles } from './location/storedFiles';
 import { BackgroundEmbedding } from './ingestion/backgroundEmbedding';
@@ -26,8 +27,9 @@ import { Ingestion } from './ingestion/ingestion';
 import { OcrSettingsStore } from './ingestion/ocrSettingsStore';
 import { PageTranscriber } from './ingestion/pageTranscriber';
 import { PasswordVault, type SecretStore } from './ingestion/passwordVault';
+import { LibraryChangeFeed } from './library/libraryChanges';
 import { LibraryService } from './library/libraryService';
-import { MemoryBudgetService } from './memory/memoryBudgetService';
+import { indexCacheLimitsHere, watchedQuireMemory, workersAllowed } from './memory/quireHoldings';
 import { localCandidates, userCandidates } from './models/detection/detectServers';
 import { LocalModels } from './models/llama/localModels';
 import { LocalPageEmbedders } from './models/onnx/localPageEmbedders';
@@ -67,6 +69,8 @@ export interface CoreConfig {
   workers?: number;
   /** Time limit for reading or rendering one document. */
   documentTimeoutMs?: number;
+  /** Idle document readers and page embedder hosts exit after this long (default a minute). */
+  idleReleaseMs?: number;
   /** OS-encrypted secret storage (the desktop app's safeStorage); none headless. */
   secrets?: SecretStore | null;
   /** A local GGUF that serves every text role (`--model`, QUIRE_MODEL). */
@@ -130,10 +134,9 @@ export function createCore(config: CoreConfig): Core {
   const ocrSettings = new OcrSettingsStore(config.dataDir, config.ocr === false, () =>
     ingestion?.ocrSettingsChanged(),
   );
-  library.events.on('changed', (snapshot) => events.emit('library.onChanged', snapshot));
+  const libraryChanges = new LibraryChangeFeed(library, (change) => events.emit('library.onChanged', change));
 
-  const memory = new MemoryBudgetService();
-  let stopWatchingMemory: (() => void) | undefined;
+  const memory = watchedQuireMemory({ pool: () => pool, index: () => index });
   memory.onChange((budget) => events.emit('memory.onBudget', budget));
   const localModels = new LocalModels({
     contextSizeFor: (path) => planLocalModel(memory, path),
@@ -143,6 +146,7 @@ export function createCore(config: CoreConfig): Core {
   });
   const localPageEmbedders = new LocalPageEmbedders({
     onMemoryEntry: (entry) => memory.setEntry(entry),
+    idleUnloadMs: config.idleReleaseMs,
     accelerator: config.gpu ?? 'auto',
     ...(config.modelThreads ? { threads: config.modelThreads } : {}),
   });
@@ -229,6 +233,7 @@ export function createCore(config: CoreConfig): Core {
   const core: Core = {
     config,
     library,
+    libraryChanges,
     events,
     get index() {
       return opened(index, 'index');
@@ -251,6 +256,10 @@ export function createCore(config: CoreConfig): Core {
     modelSettings,
     updates,
     ocrSettings,
+    location: new LocationSettings(config.dataDir, () => ({
+      active: shared ? { uri: shared.location.uri, writer: shared.writer } : null,
+      chosenByCommandLine: config.library !== undefined,
+    })),
     ocrResults,
     openFile: config.openFile ?? null,
     dispatch: async (name, input) => {
@@ -277,6 +286,7 @@ export function createCore(config: CoreConfig): Core {
         uri: shared ? shared.indexUri : join(config.dataDir, 'index'),
         ...(shared ? { storageOptions: shared.storageOptions, readOnly: !shared.writer } : {}),
         loadPageImage: (relativePath) => pageImages.read(relativePath),
+        cacheLimits: indexCacheLimitsHere(),
         // Page images are content too: they go when their content goes (at open, after a crash, too).
         onContentRemoved: async (hashes) => {
           for (const hash of hashes) {
@@ -290,25 +300,10 @@ export function createCore(config: CoreConfig): Core {
       const ownPool = createDocumentPool({
         ...(config.workers ? { size: config.workers } : {}),
         ...(config.documentTimeoutMs ? { jobTimeoutMs: config.documentTimeoutMs } : {}),
+        idleExitMs: config.idleReleaseMs,
+        workerLimit: (work) => workersAllowed(memory.budget, work, ownPool.size),
       });
-      // Workers draw and read pages into the local folders; a shared library's writer copies them to the store.
-      pool = shared
-        ? {
-            ...ownPool,
-            size: ownPool.size,
-            render: async (...args) => {
-              const refs = await ownPool.render(...args);
-              await args[2].publish(refs);
-              return refs;
-            },
-            ocr: async (path, options) => {
-              const outcomes = await ownPool.ocr(path, options);
-              const read = outcomes.filter((outcome) => !outcome.reused).map((outcome) => outcome.page);
-              await ocrResults.publish(options.ocr.contentHash, read);
-              return outcomes;
-            },
-          }
-        : ownPool;
+      pool = shared ? publishingPool(ownPool, ocrResults) : ownPool;
       const passwords = new PasswordVault(config.secrets ?? null);
       ingestion = new Ingestion({
         library,
@@ -350,10 +345,7 @@ export function createCore(config: CoreConfig): Core {
       await memory.refresh();
       await modelSettings.load();
       await web.load();
-      if (config.watch) {
-        stopWatchingMemory = memory.watch();
-        serverMemory.watch();
-      }
+      if (config.watch) serverMemory.watch();
       if (config.findModels ?? true) await models.start();
       const background = new BackgroundEmbedding(index.vectors, models);
       embedding = background;
@@ -376,7 +368,7 @@ export function createCore(config: CoreConfig): Core {
       updates.dispose();
       await agent?.dispose();
       await embedding?.dispose();
-      stopWatchingMemory?.();
+      memory.stopWatching();
       await serverMemory.dispose();
       await models.dispose();
       await localModels.dispose();

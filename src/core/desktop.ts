@@ -8,3 +8,4 @@ export { writeJsonAtomic } from './common/atomicFile';
 export type { SecretStore } from './ingestion/passwordVault';
 export { useChildLauncher, type ChildHandle, type ChildLauncher } from './common/entryPoints';
 export type { Updater } from './updates/updateService';
+export { openPageImage } from './pages/readPageImage';

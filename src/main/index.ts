@@ -9,6 +9,7 @@ import { createCore, guardProcess, modelLaunchOptions, useChildLauncher, type Co
 import { createAppUpdater } from './appUpdater';
 import { registerIpc } from './ipc/registerIpc';
 import { openFileInSystemViewer } from './openFile';
+import { registerPageImageScheme, servePageImages } from './pageImageScheme';
 import { createSafeStorageSecrets } from './secretStore';
 import { hardenSession } from './security';
 import { launchUtilityChild } from './utilityChild';
@@ -31,6 +32,7 @@ async function start(): Promise<void> {
     updater: app.isPackaged ? createAppUpdater(electronUpdater.autoUpdater) : null,
     openFile: openFileInSystemViewer,
   });
+  servePageImages(core, process.env.ELECTRON_RENDERER_URL);
   window = createMainWindow();
   const unregister = registerIpc(core, window, isTrustedUrl);
   window.on('closed', () => {
@@ -42,6 +44,9 @@ async function start(): Promise<void> {
 
 // A failed call or a stray rejection is logged with what it was; the window stays up.
 guardProcess({ label: 'Quire main process' });
+
+// Electron takes scheme privileges only before the app is ready.
+registerPageImageScheme();
 
 // Lets tests and power users keep a separate library.
 if (process.env.QUIRE_USER_DATA) app.setPath('userData', process.env.QUIRE_USER_DATA);

@@ -32,6 +32,10 @@ class UtilityChild extends EventEmitter implements ChildHandle {
     return this.running;
   }
 
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   get stdout() {
     return this.child.stdout;
   }

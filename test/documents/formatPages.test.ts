@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/core/createCore';
 import { parseDocument } from '../../src/core/documents/parseDocument';
 import { PageImageStore } from '../../src/core/documents/render/pageImageStore';
+import { openPageImage } from '../../src/core/pages/readPageImage';
 import { readerFor } from '../../src/core/documents/readers/formatReaders';
 import type { DocumentInfo } from '../../src/shared/domain/library';
 import type { PageText } from '../../src/shared/domain/pages';
@@ -100,7 +101,9 @@ describe('pages Quire lays out', () => {
 
     const deck = byName('powerpoint_sample.pptx');
     const image = await core.dispatch('pages.get', { documentId: deck.id, page: 2, size: 'full' });
-    expect(image.ok && (image.value as PageImage).dataUrl.startsWith('data:image/webp;base64,')).toBe(true);
+    expect(image.ok && (image.value as PageImage).size).toBe('full');
+    const opened = await openPageImage(core, deck.id, 2, 'full');
+    expect(new TextDecoder().decode(opened.bytes.slice(8, 12))).toBe('WEBP');
     const text = await core.dispatch('pages.text', { documentId: deck.id, page: 2 });
     if (!text.ok) throw new Error(text.error.message);
     const lines = (text.value as PageText).lines;

@@ -103,6 +103,19 @@ test('the page viewer zooms, pans, pages through thumbnails, selects text and ma
   const viewer = page.getByTestId('page-viewer');
   await expect(viewer).toBeVisible();
   await expect(viewer.getByTestId('page-image')).toBeVisible({ timeout: 30_000 });
+  // The image comes from the server's page-image route (the page's cookie carries the token) and is drawn.
+  await expect(viewer.getByTestId('page-image')).toHaveAttribute(
+    'src',
+    /^\/page-images\/[\w-]+\/\d+\/full\?v=[0-9a-f]+$/,
+  );
+  await expect
+    .poll(() =>
+      viewer.getByTestId('page-image').evaluate((img) => {
+        const { complete, naturalWidth } = img as unknown as { complete: boolean; naturalWidth: number };
+        return complete ? naturalWidth : 0;
+      }),
+    )
+    .toBeGreaterThan(0);
   await expect(viewer.getByTestId('text-layer')).toBeAttached({ timeout: 30_000 });
   const highlights = viewer.getByTestId('page-highlight');
   await expect(highlights.first()).toBeVisible();

@@ -9,6 +9,7 @@ import { OcrStore } from '../../src/core/documents/ocr/ocrStore';
 import { parsePdf } from '../../src/core/documents/pdf/parsePdf';
 import { createDocumentPool } from '../../src/core/documents/pool/documentPool';
 import { PageImageStore } from '../../src/core/documents/render/pageImageStore';
+import { openPageImage } from '../../src/core/pages/readPageImage';
 import { PageTranscriber } from '../../src/core/ingestion/pageTranscriber';
 import type { IndexedDocument } from '../../src/core/index/records';
 import { OpenAIClient } from '../../src/core/models/openai/openaiClient';
@@ -47,8 +48,8 @@ async function call<T>(core: Core, name: Parameters<Core['dispatch']>[0], input:
 }
 
 /** The box around every dark pixel of a page image, in page points: where the words are. */
-async function inkBox(page: PageImage): Promise<BoundingBox> {
-  const bytes = Buffer.from(page.dataUrl.slice(page.dataUrl.indexOf(',') + 1), 'base64');
+async function inkBox(core: Core, page: PageImage): Promise<BoundingBox> {
+  const { bytes } = await openPageImage(core, page.documentId, page.page, page.size);
   const { data, info } = await sharp(bytes).greyscale().raw().toBuffer({ resolveWithObject: true });
   let left = Infinity;
   let top = Infinity;
@@ -94,6 +95,8 @@ describe('OCR in ingestion', () => {
         state: 'indexed',
         ocr: { pagesNeedingOcr: 1, pagesWaiting: 1, pagesRead: 0 },
       });
+      // A scan has no text to tell its language by, and says so.
+      expect(doc!.language).toBe('und');
       expect(
         (await call<ChunkSearchResult>(off, 'search.query', { query: 'Docling bundles', mode: 'bm25' })).hits,
       ).toEqual([]);
@@ -110,6 +113,8 @@ describe('OCR in ingestion', () => {
     const [doc] = on.library.snapshot().documents;
     expect(doc!.ocr).toMatchObject({ pagesNeedingOcr: 1, pagesRead: 1, pagesWaiting: 0, pagesUnreadable: 0 });
     expect(doc!.ocr!.confidence).toBeGreaterThan(0.8);
+    // The text OCR gave tells its language.
+    expect(doc!.language).toBe('eng');
     const { hits } = await call<ChunkSearchResult>(on, 'search.query', {
       query: 'Docling bundles PDF document conversion',
       mode: 'bm25',
@@ -126,7 +131,7 @@ describe('OCR in ingestion', () => {
       width: Math.max(a.x + a.width, b.x + b.width) - Math.min(a.x, b.x),
       height: Math.max(a.y + a.height, b.y + b.height) - Math.min(a.y, b.y),
     }));
-    expect(overlap(union, await inkBox(page))).toBeGreaterThan(0.7);
+    expect(overlap(union, await inkBox(on, page))).toBeGreaterThan(0.7);
 
     // Another language: the page is read again with it.
     const view = await call<{ settings: { languages: string[] } }>(on, 'ocr.configure', {

@@ -6,6 +6,7 @@ import { createCore, type Core } from '../../src/core/createCore';
 import type { DocumentInfo } from '../../src/shared/domain/library';
 import type { PageWord, PageWords } from '../../src/shared/domain/pages';
 import type { BoundingBox, ChunkSearchResult, PageImage } from '../../src/shared/domain/search';
+import { openPageImage } from '../../src/core/pages/readPageImage';
 import { highlightSentence } from '../../src/renderer/src/features/pages/sentenceHighlight';
 import { corpusDir, tempDir } from '../helpers/shared';
 
@@ -60,7 +61,7 @@ function documentNamed(name: string): DocumentInfo {
 
 /** Share of dark pixels inside a box in page points, on the page's own image. */
 async function inkIn(image: PageImage, box: BoundingBox): Promise<number> {
-  const bytes = Buffer.from(image.dataUrl.slice(image.dataUrl.indexOf(',') + 1), 'base64');
+  const { bytes } = await openPageImage(core, image.documentId, image.page, image.size);
   const { data, info } = await sharp(bytes).greyscale().raw().toBuffer({ resolveWithObject: true });
   const scale = info.width / image.pageWidth;
   let dark = 0;

@@ -46,6 +46,8 @@ export function startWorker(
  * does the Electron app's adapter around a utility process.
  */
 export interface ChildHandle {
+  /** The process id, once started (for the memory budget). */
+  readonly pid?: number | undefined;
   readonly connected: boolean;
   /** Null while it runs. */
   readonly exitCode: number | null;
@@ -90,19 +92,27 @@ export function forkChild(
 ): ChildHandle {
   if (!isSource(callerUrl)) {
     const entry = builtEntry(callerUrl, sourceRelativePath);
-    return tracked(childLauncher ? childLauncher(entry, args) : fork(entry, args, options));
+    return tracked(childLauncher ? childLauncher(entry, args) : fork(entry, args, options), entry);
   }
   const execArgv = [...(options.execArgv ?? []), '--import', tsxLoaderUrl()];
-  return tracked(fork(sourceEntry(callerUrl, sourceRelativePath), args, { ...options, execArgv }));
+  const entry = sourceEntry(callerUrl, sourceRelativePath);
+  return tracked(fork(entry, args, { ...options, execArgv }), entry);
 }
 
-/** Children started here and not yet exited: a process that must stop now ends them itself. */
-const liveChildren = new Set<ChildHandle>();
+/** Children started here and not yet exited, with their entry: a process that must stop now ends them itself. */
+const liveChildren = new Map<ChildHandle, string>();
 
-function tracked(child: ChildHandle): ChildHandle {
-  liveChildren.add(child);
+function tracked(child: ChildHandle, entry: string): ChildHandle {
+  liveChildren.set(child, basename(entry).replace(/\.(ts|js)$/, ''));
   child.once('exit', () => liveChildren.delete(child));
   return child;
+}
+
+/** The children running now: process id and entry name (`modelHost.child`), for the memory budget. */
+export function liveChildProcesses(): Array<{ pid: number; entry: string }> {
+  return [...liveChildren]
+    .filter(([child]) => child.pid !== undefined)
+    .map(([child, entry]) => ({ pid: child.pid!, entry }));
 }
 
 /**
@@ -111,7 +121,7 @@ function tracked(child: ChildHandle): ChildHandle {
  */
 export function killLiveChildren(): number {
   const count = liveChildren.size;
-  for (const child of liveChildren) child.kill('SIGKILL');
+  for (const child of liveChildren.keys()) child.kill('SIGKILL');
   liveChildren.clear();
   return count;
 }

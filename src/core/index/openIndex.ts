@@ -30,6 +30,8 @@ export interface OpenIndexOptions {
   readOnly?: boolean;
   /** Chunk vectors past which optimize() builds an approximate vector index (default 20,000). */
   vectorIndexRows?: number;
+  /** Caps on LanceDB's caches, from the memory budget. */
+  cacheLimits?: { indexBytes: number; metadataBytes: number };
 }
 
 /**
@@ -65,6 +67,7 @@ export class Index {
     const tables = await IndexTables.open(options.uri, {
       ...(options.storageOptions ? { storageOptions: options.storageOptions } : {}),
       readOnly: options.readOnly ?? false,
+      ...(options.cacheLimits ? { cacheLimits: options.cacheLimits } : {}),
     });
     try {
       const fullText = new FullTextIndexes(tables);
@@ -131,6 +134,11 @@ export class Index {
   }
 
   /** Waits for queued writes, then releases the database. Later calls fail with a clear error. */
+  /** Bytes LanceDB's caches hold now, when they were capped (`cacheLimits`); null otherwise. */
+  cacheBytes(): number | null {
+    return this.tables.cacheBytes();
+  }
+
   async dispose(): Promise<void> {
     if (this.tables.isDisposed) return;
     await this.tables.dispose();

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 
-import { connect, type Connection, type Table } from '@lancedb/lancedb';
+import { connect, Session, type Connection, type Table } from '@lancedb/lancedb';
 
 import { QuireError } from '../../shared/errors';
 import { readMeta, writeMeta, type EmbedderRef, type IndexMeta } from './meta';
@@ -19,6 +19,8 @@ export interface OpenTablesOptions {
   storageOptions?: Record<string, string>;
   /** Open for reading only: nothing is created, migrated or written, and writes are refused. */
   readOnly?: boolean;
+  /** Caps on LanceDB's caches (its defaults, 6 GB of index and 1 GB of metadata, outgrow a small machine). */
+  cacheLimits?: { indexBytes: number; metadataBytes: number };
 }
 
 /*
@@ -29,6 +31,8 @@ export interface OpenTablesOptions {
 export class IndexTables {
   private queue: Promise<unknown> = Promise.resolve();
   private disposed = false;
+  /** LanceDB's cache session, when its size was capped: it counts what it holds. */
+  private cacheSession: Session | null = null;
 
   private constructor(
     readonly db: Connection,
@@ -43,27 +47,43 @@ export class IndexTables {
   static async open(uri: string, options: OpenTablesOptions = {}): Promise<IndexTables> {
     if (!uri) throw new QuireError('invalid_input', 'The index needs a folder or URI.');
     widenLanceThreadPool();
+    const limits = options.cacheLimits;
+    const session = limits
+      ? new Session(BigInt(Math.round(limits.indexBytes)), BigInt(Math.round(limits.metadataBytes)))
+      : null;
     const db = await connect(uri, {
       readConsistencyInterval: 0,
       ...(options.storageOptions ? { storageOptions: options.storageOptions } : {}),
+      ...(session ? { session } : {}),
     });
     try {
-      if (options.readOnly) return await IndexTables.openForReading(db);
-      const { metaTable, meta } = await openOrMigrate(db);
-      const table = async (name: string, schema: typeof chunksSchema) =>
-        (await openIfPresent(db, name)) ?? db.createEmptyTable(name, schema);
-      return new IndexTables(
-        db,
-        metaTable,
-        meta,
-        await table(TABLES.documents, documentsSchema),
-        await table(TABLES.chunks, chunksSchema),
-        await table(TABLES.pages, pagesSchema),
-      );
+      const tables = await IndexTables.openTables(db, options.readOnly ?? false);
+      tables.cacheSession = session;
+      return tables;
     } catch (error) {
       db.close();
       throw error;
     }
+  }
+
+  /** Bytes LanceDB's caches hold now; null when the caches were left uncapped (nothing counts them). */
+  cacheBytes(): number | null {
+    return this.cacheSession ? Number(this.cacheSession.sizeBytes()) : null;
+  }
+
+  private static async openTables(db: Connection, readOnly: boolean): Promise<IndexTables> {
+    if (readOnly) return IndexTables.openForReading(db);
+    const { metaTable, meta } = await openOrMigrate(db);
+    const table = async (name: string, schema: typeof chunksSchema) =>
+      (await openIfPresent(db, name)) ?? db.createEmptyTable(name, schema);
+    return new IndexTables(
+      db,
+      metaTable,
+      meta,
+      await table(TABLES.documents, documentsSchema),
+      await table(TABLES.chunks, chunksSchema),
+      await table(TABLES.pages, pagesSchema),
+    );
   }
 
   /** A reader opens what a writer made, as it is: no table is created and no record rewritten. */

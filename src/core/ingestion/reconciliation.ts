@@ -52,12 +52,18 @@ export class Reconciliation {
       known.add(doc.id);
       const indexed = documents.get(doc.id);
       if (indexed && isCurrent(indexed, doc)) {
-        if (indexed.state !== doc.state || doc.contentHash !== indexed.contentHash) {
+        const language = indexed.language ?? null;
+        if (
+          indexed.state !== doc.state ||
+          doc.contentHash !== indexed.contentHash ||
+          language !== (doc.language ?? null)
+        ) {
           library.updateDocument(doc.id, {
             state: indexed.state,
             error: indexed.error,
             pages: indexed.pages ?? doc.pages,
             contentHash: indexed.contentHash,
+            language,
           });
         }
         continue;

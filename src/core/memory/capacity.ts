@@ -36,3 +36,15 @@ export function formatBytes(bytes: number): string {
   if (Math.abs(bytes) >= 0.1 * GB) return `${(bytes / GB).toFixed(1)} GB`;
   return `${Math.round(bytes / 1e6)} MB`;
 }
+
+/**
+ * LanceDB's cache caps for a machine of `totalBytes`: its defaults (6 GB of index, 1 GB of metadata)
+ * would let the caches alone outgrow an 8 GB laptop. Searches over a library stay fast well inside these.
+ */
+export function indexCacheLimits(totalBytes: number): { indexBytes: number; metadataBytes: number } {
+  const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
+  return {
+    indexBytes: clamp(0.03 * totalBytes, 64e6, 1e9),
+    metadataBytes: clamp(0.01 * totalBytes, 32e6, 256e6),
+  };
+}

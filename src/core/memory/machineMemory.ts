@@ -12,6 +12,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { arch, freemem, platform, totalmem } from 'node:os';
 import { promisify } from 'node:util';
+import { QuireError } from '../../shared/errors';
 
 export interface MachineMemory {
   totalBytes: number;
@@ -20,11 +21,69 @@ export interface MachineMemory {
   unifiedMemory: boolean;
   /** Where availableBytes came from, for logs and the UI's tooltip. */
   source: 'meminfo' | 'vm_stat' | 'freemem';
+  /** Set when QUIRE_MACHINE_MEMORY stands in for the real machine's size. */
+  simulated?: boolean;
 }
 
 const run = promisify(execFile);
 
-export async function readMachineMemory(): Promise<MachineMemory> {
+/**
+ * The machine's memory, or the machine `QUIRE_MACHINE_MEMORY` (e.g. `8GB`) asks to simulate: tests and
+ * benches play a small laptop on a larger machine.
+ */
+export async function readMachineMemory(env: NodeJS.ProcessEnv = process.env): Promise<MachineMemory> {
+  const real = await readRealMachineMemory();
+  const simulated = parseMemorySize(env.QUIRE_MACHINE_MEMORY);
+  return simulated === null ? real : simulateMachine(real, simulated);
+}
+
+/** The machine's size now, or the simulated one's: no system call, for sizing things at start. */
+export function machineTotalBytes(env: NodeJS.ProcessEnv = process.env): number {
+  return parseMemorySize(env.QUIRE_MACHINE_MEMORY) ?? totalmem();
+}
+
+/**
+ * A smaller machine with the same things running: what the rest of this machine uses now is used on the
+ * simulated one too, so it has `simulated - used` available (never more than is really available).
+ */
+export function simulateMachine(real: MachineMemory, simulatedBytes: number): MachineMemory {
+  const usedElsewhere = Math.max(0, real.totalBytes - real.availableBytes);
+  return {
+    ...real,
+    totalBytes: simulatedBytes,
+    availableBytes: Math.max(0, Math.min(real.availableBytes, simulatedBytes - usedElsewhere)),
+    simulated: true,
+  };
+}
+
+const UNITS: Record<string, number> = {
+  '': 1,
+  B: 1,
+  KB: 1e3,
+  MB: 1e6,
+  GB: 1e9,
+  TB: 1e12,
+  K: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+};
+
+/** `8GB`, `512 MB`, `8g` or plain bytes; null when absent; an error for anything else. */
+export function parseMemorySize(text: string | undefined): number | null {
+  if (text === undefined || text.trim() === '') return null;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$/.exec(text);
+  const unit = match ? UNITS[match[2]!.toUpperCase()] : undefined;
+  if (!match || unit === undefined || Number(match[1]) <= 0) {
+    throw new QuireError(
+      'invalid_input',
+      `QUIRE_MACHINE_MEMORY must be a size such as 8GB or 512MB, not "${text}".`,
+    );
+  }
+  return Math.round(Number(match[1]) * unit);
+}
+
+async function readRealMachineMemory(): Promise<MachineMemory> {
   const totalBytes = totalmem();
   const unifiedMemory = platform() === 'darwin' && arch() === 'arm64';
   try {

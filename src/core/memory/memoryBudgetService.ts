@@ -3,7 +3,7 @@
  * servers on this machine hold, and the notes of the last plan. Listeners hear of every change (the
  * composition root forwards them as `memory.onBudget`).
  */
-import type { MemoryBudget, MemoryEntry } from '../../shared/domain/models';
+import type { MemoryBudget, MemoryEntry, MemoryHolding } from '../../shared/domain/models';
 import { appHeadroomBytes, modelCapacityBytes } from './capacity';
 import { readMachineMemory, type MachineMemory } from './machineMemory';
 import { planFit, type FitPlan, type ModelLoadRequest } from './planFit';
@@ -21,11 +21,16 @@ export interface MemoryBudgetServiceOptions {
 
 export type BudgetListener = (budget: MemoryBudget) => void;
 
+/** Says what one part of Quire holds now; read at every refresh. */
+export type HoldingsSource = () => MemoryHolding[] | Promise<MemoryHolding[]>;
+
 export class MemoryBudgetService {
   private machine: MachineMemory | null = null;
   private readonly entries = new Map<string, MemoryEntry>();
   private notes: string[] = [];
   private readonly listeners = new Set<BudgetListener>();
+  private readonly holdingSources = new Set<HoldingsSource>();
+  private holdings: MemoryHolding[] = [];
   private lastEmitted: MemoryBudget | null = null;
   private readonly readMachine: () => Promise<MachineMemory>;
   private readonly headroomFor: (totalBytes: number) => number;
@@ -58,12 +63,36 @@ export class MemoryBudgetService {
       entries,
       freeForModelsBytes: modelCapacityBytes(machine, resident, headroom) - resident - planned,
       notes: [...this.notes],
+      holders: [...this.holdings],
+      heldBytes: sum(this.holdings.filter((holding) => !holding.partOf).map((holding) => holding.bytes)),
     };
   }
 
   async refresh(): Promise<MemoryBudget> {
-    this.machine = await this.readMachine();
+    const [machine, holdings] = await Promise.all([this.readMachine(), this.readHoldings()]);
+    this.machine = machine;
+    this.holdings = holdings;
     return this.changed();
+  }
+
+  /** Adds a part of Quire that holds memory (a process, a pool, a cache); the function removes it. */
+  addHoldings(source: HoldingsSource): () => void {
+    this.holdingSources.add(source);
+    return () => this.holdingSources.delete(source);
+  }
+
+  private async readHoldings(): Promise<MemoryHolding[]> {
+    // One source that cannot be read (a process gone meanwhile) must not hide the others.
+    const read = await Promise.all(
+      [...this.holdingSources].map(async (source) => {
+        try {
+          return await source();
+        } catch {
+          return [];
+        }
+      }),
+    );
+    return read.flat();
   }
 
   /** Adds or replaces one model's entry (loaded or planned). */
@@ -126,11 +155,15 @@ export class MemoryBudgetService {
     const last = this.lastEmitted;
     if (!last) return true;
     if (Math.abs(last.availableBytes - budget.availableBytes) >= this.threshold) return true;
+    // Held memory moves all the time too: a holder counts as changed when it moves by the threshold.
+    const coarse = (bytes: number) => Math.round(bytes / this.threshold);
     const withoutAvailable = (b: MemoryBudget) =>
       JSON.stringify({
         ...b,
         availableBytes: 0,
         freeForModelsBytes: b.freeForModelsBytes - b.availableBytes,
+        holders: b.holders?.map((holding) => ({ ...holding, bytes: coarse(holding.bytes) })),
+        heldBytes: coarse(b.heldBytes ?? 0),
       });
     return withoutAvailable(last) !== withoutAvailable(budget);
   }

@@ -15,6 +15,7 @@ import {
 } from './auth';
 import { MAX_FRAME_BYTES } from './callFrames';
 import { sendFrame, serveCallSocket } from './callSocket';
+import { isPageImagePath, servePageImage } from './pageImageRoute';
 import { serveStatic } from './staticFiles';
 
 export interface LoopbackServerOptions {
@@ -43,7 +44,8 @@ function securityHeaders(port: number): Record<string, string> {
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
-    "img-src 'self' data:",
+    // Page images come from this server's own route (/page-images/), never as data: URLs.
+    "img-src 'self'",
     `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
     "object-src 'none'",
     "base-uri 'none'",
@@ -98,6 +100,14 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
     }
     if (tokenOf(request, cookieName).fromQuery) {
       response.setHeader('Set-Cookie', `${cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/`);
+    }
+    if (isPageImagePath(path)) {
+      servePageImage(options.core, request, response).catch((error: unknown) => {
+        log(`serving ${path} failed: ${error instanceof Error ? error.message : String(error)}`);
+        if (!response.headersSent) response.writeHead(500).end();
+        else response.destroy();
+      });
+      return;
     }
     serveStatic(options.staticDir, path, response).catch((error: unknown) => {
       log(`serving ${path} failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -63,6 +63,21 @@ export const MemoryEntry = z.object({
 });
 export type MemoryEntry = z.infer<typeof MemoryEntry>;
 
+/** Something Quire runs that holds memory: its process, a host process, worker threads, a cache. */
+export const MemoryHolding = z.object({
+  id: z.string(),
+  label: z.string(),
+  kind: z.enum(['app', 'workers', 'ocr', 'host', 'cache']),
+  bytes: z.number().nonnegative(),
+  /** Measured: a process's resident memory or a cache's own count. Estimated: nothing to measure. */
+  how: z.enum(['measured', 'estimated']),
+  /** The holding whose measured figure already includes this one (worker threads share Quire's process). */
+  partOf: z.string().optional(),
+  /** Workers alive, for pools. */
+  count: z.number().int().nonnegative().optional(),
+});
+export type MemoryHolding = z.infer<typeof MemoryHolding>;
+
 export const MemoryBudget = z.object({
   totalBytes: z.number().nonnegative(),
   availableBytes: z.number().nonnegative(),
@@ -73,6 +88,10 @@ export const MemoryBudget = z.object({
   freeForModelsBytes: z.number(),
   /** Decisions taken to stay within budget, in words. */
   notes: z.array(z.string()),
+  /** Who holds what now, models, workers and caches alike. */
+  holders: z.array(MemoryHolding).optional(),
+  /** Resident memory summed over Quire's processes (holdings not part of another). */
+  heldBytes: z.number().nonnegative().optional(),
 });
 export type MemoryBudget = z.infer<typeof MemoryBudget>;
 

@@ -77,8 +77,12 @@ export const PageImage = z.object({
   /** Page size in PDF points, so boxes can be scaled onto the image. */
   pageWidth: z.number().positive(),
   pageHeight: z.number().positive(),
-  /** `data:image/webp;base64,...` */
-  dataUrl: z.string(),
+  size: z.enum(['full', 'thumbnail']),
+  /**
+   * Which drawing of the page: with the id, page and size it makes the image's address
+   * (`shared/domain/pageImageAddress.ts`); the bytes travel over the app's scheme or the server's route.
+   */
+  version: z.string().regex(/^[0-9a-f]{8,64}$/),
   /** Where the page's text came from, shown beside the page ("Text recognised by OCR, 91% confidence"). */
   textSource: PageTextSource.nullable().optional(),
 });

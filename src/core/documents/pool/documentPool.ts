@@ -11,6 +11,7 @@ import type { OcrPageOutcome } from '../ocr/recognizePdfPages';
 import { inBatches, range } from './batches';
 import { parsePdfInRanges, PDF_RANGE_PAGES, RANGES_FROM, splitsIntoRanges } from './pdfRanges';
 import type { DocumentJob, JobRequest, JobResponse, LongPdf, OcrSource } from './protocol';
+import * as limits from './workerLimits';
 
 export interface DocumentPoolOptions {
   /** Worker threads; defaults to the machine's available parallelism. */
@@ -23,6 +24,10 @@ export interface DocumentPoolOptions {
   renderBatchPages?: number;
   /** Heap limit of each worker, so one pathological file cannot take the app's memory. */
   workerHeapMb?: number;
+  /** Background jobs of each kind that may run now: the memory budget's say (at least one runs). */
+  workerLimit?: (work: limits.PoolWork) => number;
+  /** A worker idle this long exits and gives its memory back; the next job starts a fresh one. */
+  idleExitMs?: number | undefined;
 }
 
 interface JobOptions {
@@ -91,6 +96,8 @@ export interface DocumentPool {
   pending(): number;
   /** Worker threads started so far (first starts, replacements after a timeout, crash or recycling). */
   workersStarted(): number;
+  /** Workers alive now, for the memory budget. */
+  workersAlive(): limits.PoolWorkers;
   /** Fails queued and running jobs with `cancelled` and stops the workers. */
   dispose(): Promise<void>;
 }
@@ -122,6 +129,9 @@ interface Slot {
   jobsDone: number;
   /** The spare slot: takes only urgent jobs, when every other slot is busy. */
   urgentOnly?: boolean;
+  idleTimer?: NodeJS.Timeout | null;
+  /** When the current worker last ran OCR (its engine stays loaded for a while after). */
+  ocrAt?: number;
 }
 
 /**
@@ -135,6 +145,8 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
   const heapMb = options.workerHeapMb ?? DEFAULT_WORKER_HEAP_MB;
   const recycleAfterJobs = Math.max(1, options.recycleAfterJobs ?? DEFAULT_RECYCLE_AFTER_JOBS);
   const renderBatchPages = Math.max(1, Math.floor(options.renderBatchPages ?? DEFAULT_RENDER_BATCH_PAGES));
+  const idleExitMs = options.idleExitMs ?? limits.IDLE_EXIT_MS;
+  const limitOf = (work: limits.PoolWork) => options.workerLimit?.(work) ?? size;
   const slots: Slot[] = Array.from({ length: size }, () => ({
     worker: null,
     running: null,
@@ -192,6 +204,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
     const worker = slot.worker;
     slot.worker = null;
     slot.jobsDone = 0;
+    delete slot.ocrAt;
     worker?.terminate().catch(() => undefined);
   }
 
@@ -218,9 +231,13 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
   function pump() {
     for (const slot of slots) {
       if (closed || slot.running || queue.length === 0) continue;
-      if (slot.urgentOnly && !queue[0]?.urgent) continue;
-      const job = queue.shift()!;
+      const at = limits.nextJobFor(slot, slots, queue, limitOf);
+      if (at < 0) continue;
+      const [job] = queue.splice(at, 1) as [PendingJob];
+      if (slot.idleTimer) clearTimeout(slot.idleTimer);
+      slot.idleTimer = null;
       slot.worker ??= spawn(slot);
+      if (job.job.type === 'ocr') slot.ocrAt = Date.now();
       slot.running = job;
       slot.timer = setTimeout(
         () =>
@@ -236,6 +253,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
       );
       slot.worker.postMessage({ id: job.id, job: job.job } satisfies JobRequest);
     }
+    for (const slot of slots) if (!closed) limits.idleExitLater(slot, idleExitMs, () => retire(slot));
   }
 
   function submit<T>(job: DocumentJob, jobOptions: JobOptions): Promise<T> {
@@ -341,6 +359,9 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
     workersStarted() {
       return started;
     },
+    workersAlive() {
+      return limits.workersAlive(slots);
+    },
     pending() {
       return queue.length + slots.filter((slot) => slot.running).length;
     },
@@ -354,6 +375,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
       const workers = slots.map((slot) => slot.worker).filter((worker): worker is Worker => worker !== null);
       for (const slot of slots) {
         slot.worker = null;
+        if (slot.idleTimer) clearTimeout(slot.idleTimer);
         const job = slot.running;
         finish(slot);
         job?.reject(cancelled());

@@ -31,6 +31,7 @@ export class Codebook {
   /** Centroids actually learnt in each group (fewer when the group's sample was small). */
   private readonly filled: Int32Array;
   private readonly kernel: BestMatch;
+  private queryKernel: BestMatch | null = null;
 
   private constructor(
     dimensions: number,
@@ -118,25 +119,16 @@ export class Codebook {
 
   /** Cosine of every centroid with every query row, centroid-major: `[c * queryCount + q]`. */
   scoreQuery(query: Float32Array, queryCount: number): Float32Array {
-    const d = this.dimensions;
-    const centroids = this.centroids;
     const scores = new Float32Array(this.size * queryCount);
-    // Two centroids per pass share every load of a query row.
-    for (let c = 0; c < this.size; c += 2) {
-      const first = c * d;
-      const second = c + 1 < this.size ? first + d : first;
-      for (let q = 0; q < queryCount; q++) {
-        const queryStart = q * d;
-        let a = 0;
-        let b = 0;
-        for (let k = 0; k < d; k++) {
-          const value = query[queryStart + k]!;
-          a += centroids[first + k]! * value;
-          b += centroids[second + k]! * value;
-        }
-        scores[c * queryCount + q] = a;
-        if (c + 1 < this.size) scores[(c + 1) * queryCount + q] = b;
-      }
+    // The centroids stay loaded as the kernel's left matrix; each query row is one right row, so
+    // the best match over it is simply every centroid's cosine with it (SIMD where available).
+    if (!this.queryKernel) {
+      this.queryKernel = createBestMatch(this.dimensions);
+      this.queryKernel.setLeft(this.centroids, this.size);
+    }
+    for (let q = 0; q < queryCount; q++) {
+      const { max } = this.queryKernel.bestAgainst(query, q, 1);
+      for (let c = 0; c < this.size; c++) scores[c * queryCount + q] = max[c]!;
     }
     return scores;
   }

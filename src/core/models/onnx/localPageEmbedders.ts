@@ -9,6 +9,8 @@ export interface LocalPageEmbeddersOptions {
   accelerator?: 'auto' | false;
   /** CPU threads per run; by default every core but one, at most 8. */
   threads?: number;
+  /** A host process idle this long exits (default a minute); the next call loads the model again. */
+  idleUnloadMs?: number | undefined;
 }
 
 /**
@@ -26,6 +28,7 @@ export class LocalPageEmbedders {
       accelerator: this.options.accelerator ?? 'auto',
       // Leave a core to the app: page embedding runs while the user searches and reads.
       threads: this.options.threads ?? Math.max(1, Math.min(8, availableParallelism() - 1)),
+      idleUnloadMs: this.options.idleUnloadMs ?? 60_000,
     });
     this.embedders.push(embedder);
     this.options.onMemoryEntry(embedder.memoryEntry());

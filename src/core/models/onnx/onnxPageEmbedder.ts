@@ -17,6 +17,8 @@ export interface OnnxPageEmbedderOptions extends OnnxPageEmbedderLoadOptions {
   /** Longest one page or query may take. Defaults to 5 minutes (a large page on a slow CPU). */
   timeoutMs?: number;
   loadTimeoutMs?: number;
+  /** Its host process exits after this long without work, giving the memory back; the next call reloads. */
+  idleUnloadMs?: number | undefined;
 }
 
 class PageEmbedderHost extends HostClient<PageEmbedderRequest, OnnxPageEmbedderInfo> {
@@ -76,6 +78,10 @@ function rows(output: EmbedOutput, dimensions: number): Float32Array[] {
 
 export class OnnxPageEmbedder implements PageEmbedder {
   private readonly loaded = new LoadedState(true);
+  private inFlight = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private unloading: Promise<void> | null = null;
+  private idleUnloadMs: number | undefined;
 
   private constructor(
     readonly id: string,
@@ -95,7 +101,7 @@ export class OnnxPageEmbedder implements PageEmbedder {
     const { digest, bytes } = await fingerprint(options.modelPath);
     const host = new PageEmbedderHost(options);
     const info = await host.ensureLoaded();
-    return new OnnxPageEmbedder(
+    const embedder = new OnnxPageEmbedder(
       `onnx:${basename(options.modelPath)}:${digest}`,
       info.dimensions,
       info,
@@ -103,6 +109,9 @@ export class OnnxPageEmbedder implements PageEmbedder {
       host,
       options.timeoutMs ?? 5 * 60_000,
     );
+    embedder.idleUnloadMs = options.idleUnloadMs;
+    embedder.unloadLater();
+    return embedder;
   }
 
   async embedPage(page: PageInput, options: CallOptions = {}): Promise<Float32Array[] | null> {
@@ -139,11 +148,35 @@ export class OnnxPageEmbedder implements PageEmbedder {
   }
 
   async dispose(): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     await this.host.dispose();
     this.loaded.set(false);
   }
 
-  private tracked<T>(work: () => Promise<T>): Promise<T> {
-    return this.loaded.track(work, () => this.host.isLoaded);
+  private async tracked<T>(work: () => Promise<T>): Promise<T> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    await this.unloading;
+    this.inFlight++;
+    try {
+      return await this.loaded.track(work, () => this.host.isLoaded);
+    } finally {
+      this.inFlight--;
+      this.unloadLater();
+    }
+  }
+
+  /** Ends the host process once no call has come for idleUnloadMs. */
+  private unloadLater(): void {
+    if (this.idleUnloadMs === undefined || this.inFlight > 0 || this.idleTimer) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.inFlight > 0) return;
+      this.unloading = this.host.unload().finally(() => {
+        this.unloading = null;
+        this.loaded.set(this.host.isLoaded);
+      });
+    }, this.idleUnloadMs);
+    this.idleTimer.unref();
   }
 }

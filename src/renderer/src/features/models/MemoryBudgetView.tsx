@@ -1,6 +1,7 @@
 import type { MemoryBudget } from '../../../../shared/domain/models';
 import { formatBytes } from '../../lib/format';
 import { describeMemory } from './memoryBars';
+import { MemoryHoldersView } from './MemoryHoldersView';
 import { ROLE_LABELS } from './RoleList';
 
 /** Each model's weights and KV cache against the machine's memory, with the headroom kept for the system. */
@@ -90,6 +91,7 @@ export function MemoryBudgetView({ budget }: { budget: MemoryBudget }) {
         <span className="legend-swatch legend-swatch--kv" /> KV cache
         <span className="legend-swatch legend-swatch--headroom" /> Headroom
       </div>
+      <MemoryHoldersView budget={budget} />
       {budget.notes.length > 0 && (
         <ul className="memory-notes small">
           {budget.notes.map((note, index) => (

@@ -15,6 +15,7 @@ export function PageThumbnail({ documentId, page, alt }: PageThumbnailProps) {
   const image = usePagesStore((state) => state.images[key]);
   const failed = usePagesStore((state) => state.errors[key] !== undefined);
   const load = usePagesStore((state) => state.load);
+  const imageFailed = usePagesStore((state) => state.imageFailed);
 
   useEffect(() => {
     void load(documentId, page, 'thumbnail');
@@ -22,7 +23,14 @@ export function PageThumbnail({ documentId, page, alt }: PageThumbnailProps) {
 
   if (image)
     return (
-      <img className="thumbnail" src={pageImageSource(image)} alt={alt} loading="lazy" decoding="async" />
+      <img
+        className="thumbnail"
+        src={pageImageSource(image)}
+        alt={alt}
+        loading="lazy"
+        decoding="async"
+        onError={() => imageFailed(documentId, page, 'thumbnail')}
+      />
     );
   return (
     <span

@@ -27,6 +27,7 @@ function PageViewerDialog({ target }: { target: ViewerTarget }) {
   const goToPage = usePagesStore((state) => state.goToPage);
   const load = usePagesStore((state) => state.load);
   const loadWords = usePagesStore((state) => state.loadWords);
+  const imageFailed = usePagesStore((state) => state.imageFailed);
   const key = pageKey(target.documentId, target.page, 'full');
   const image = usePagesStore((state) => state.images[key]);
   const text = usePagesStore((state) => state.texts[key]);
@@ -263,6 +264,7 @@ function PageViewerDialog({ target }: { target: ViewerTarget }) {
                 data-page-height={image.pageHeight}
                 draggable={false}
                 onLoad={() => setDrawnKey(key)}
+                onError={() => imageFailed(target.documentId, target.page, 'full')}
               />
               {rects.map((rect, index) => (
                 <div

@@ -37,6 +37,8 @@ export interface PagesState {
   goToPage: (page: number) => void;
   load: (documentId: string, page: number, size: PageSize) => Promise<void>;
   loadWords: (documentId: string, page: number) => Promise<void>;
+  /** The image's address answered with an error (its file vanished, say): shown, and loaded afresh on retry. */
+  imageFailed: (documentId: string, page: number, size: PageSize) => void;
 }
 
 const inFlight = new Set<string>();
@@ -70,6 +72,14 @@ export const usePagesStore = create<PagesState>((set, get) => ({
       const { [key]: _cleared, ...errors } = state.errors;
       const limit = size === 'full' ? KEPT_FULL_PAGES : KEPT_THUMBNAILS;
       return { images: boundedBySize(state.images, key, result.value, size, limit), errors };
+    });
+  },
+
+  imageFailed: (documentId, page, size) => {
+    const key = pageKey(documentId, page, size);
+    set((state) => {
+      const { [key]: _failed, ...images } = state.images;
+      return { images, errors: { ...state.errors, [key]: `The image of page ${page} could not be loaded.` } };
     });
   },
 
