@@ -8,6 +8,7 @@ const benches: Record<string, () => Promise<{ run: BenchFn }>> = {
   library: () => import('./bench/library'),
   ingest: () => import('./bench/extract'),
   queue: () => import('./bench/queue'),
+  'huge-file': () => import('./bench/hugeFile'),
   search: () => import('./bench/search'),
   pages: () => import('./bench/pageSearch'),
   models: () => import('./bench/models'),

@@ -66,10 +66,15 @@ describe('document pool', () => {
     const dir = await tempDir('quire-pool-urgent-');
     try {
       const finished: string[] = [];
-      const background = [longPdf, shortPdf, shortPdf].map((path, n) =>
-        pool.parse(path, { kind: 'pdf' }).then(() => finished.push(`background ${n + 1}`)),
-      );
       const store = new PageImageStore(dir.path);
+      // One long job first: 16 pages drawn in one batch (a long PDF's text would be read in ranges,
+      // which let other jobs through between them).
+      const sixteen = Array.from({ length: 16 }, (_, i) => i + 1);
+      const background = [
+        pool.render(longPdf, { contentHash: 'c1'.repeat(32), pages: sixteen }, store),
+        pool.parse(shortPdf, { kind: 'pdf' }),
+        pool.parse(shortPdf, { kind: 'pdf' }),
+      ].map((job, n) => job.then(() => finished.push(`background ${n + 1}`)));
       const urgent = pool
         .render(shortPdf, { contentHash: 'c3'.repeat(32), pages: [1], urgent: true }, store)
         .then(() => finished.push('urgent'));

@@ -27,7 +27,14 @@ export interface FileToIngest {
 export interface DocumentReader {
   parse(
     path: string,
-    options: { kind: DocumentKind; signal?: AbortSignal; password?: string; ocr?: OcrSource },
+    options: {
+      kind: DocumentKind;
+      signal?: AbortSignal;
+      password?: string;
+      ocr?: OcrSource;
+      textOnly?: boolean;
+      pageCount?: number;
+    },
   ): Promise<ParsedDocument>;
 }
 
@@ -54,6 +61,8 @@ export interface IngestedFile {
   pagesWithoutImages: number;
   /** Scanned pages of this content still to be read by OCR. */
   pagesAwaitingOcr: number;
+  /** Pages judged by their text alone, whose layer PDFium is still to measure (see layerCheck.ts). */
+  pagesToCheck: number[];
   /** How its scanned pages were read so far; null when none needed OCR. */
   ocr: DocumentOcr | null;
 }
@@ -96,6 +105,7 @@ export class FileIngestion {
       error: null,
       indexedAt: Date.now(),
     };
+    let pagesToCheck: number[] = [];
     const sameContent = documents.indexedWithContent(contentHash);
     const reused = sameContent !== null && (await content.has(contentHash));
     if (sameContent && reused) {
@@ -107,14 +117,20 @@ export class FileIngestion {
       record.error = sameContent.error;
     } else {
       const password = await this.deps.password(file.id);
-      const ocrSource = this.deps.ocr(contentHash);
+      const ocrSource = readsScans(file.kind) ? this.deps.ocr(contentHash) : null;
+      // With OCR at hand, a PDF's layers are first judged by their text alone: measuring every page
+      // in PDFium would cost about as much again before the file is searchable. The measure follows.
+      const textOnly = file.kind === 'pdf' && ocrSource !== null;
       const parsed = await reader.parse(readable, {
         kind: file.kind,
         signal,
         ...(password ? { password } : {}),
-        ...(readsScans(file.kind) && ocrSource ? { ocr: ocrSource } : {}),
+        ...(ocrSource ? { ocr: ocrSource } : {}),
+        ...(textOnly ? { textOnly } : {}),
+        ...(file.pages === null ? {} : { pageCount: file.pages }),
       });
       signal.throwIfAborted();
+      if (textOnly) pagesToCheck = parsed.pages.filter((page) => !page.needsOcr).map((page) => page.page);
       await content.put(contentHash, parsed, [], { fileName: basename(file.path) });
       record.pages = parsed.pages.length;
       record.title = parsed.title;
@@ -129,7 +145,7 @@ export class FileIngestion {
     const key = source ? ocrKeyOf(source) : null;
     const pagesAwaitingOcr = key ? (await recognized.pagesAwaitingOcr(contentHash, key)).length : 0;
     const ocr = key ? await recognized.ocrSummary(contentHash, key) : null;
-    return { contentHash, pages, pagesWithoutImages, pagesAwaitingOcr, ocr };
+    return { contentHash, pages, pagesWithoutImages, pagesAwaitingOcr, pagesToCheck, ocr };
   }
 
   /** Records an end state in the index too, so a restart does not retry an unchanged file. */

@@ -305,7 +305,11 @@ export class Ingestion {
           language: this.options.index.documents.get(doc.id)?.language ?? null,
         });
         // Scanned pages are read before their images are drawn: text is what search needs first.
-        this.recognition?.queue(ingested.contentHash, ingested.pagesAwaitingOcr);
+        this.recognition?.queueAfterText(
+          ingested.contentHash,
+          ingested.pagesToCheck,
+          ingested.pagesAwaitingOcr,
+        );
         if (this.options.renderImages !== false && drawsPages(doc.kind) && ingested.pagesWithoutImages > 0) {
           this.backfill.queue(ingested.contentHash, pages);
         }

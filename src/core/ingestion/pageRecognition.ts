@@ -32,7 +32,7 @@ export function ocrSourceOf(setup: OcrSetup, contentHash: string): OcrSource {
 export interface PageRecognitionDeps extends OcrSetup {
   documents: Pick<DocumentCatalog, 'indexedWithContent' | 'list' | 'setLanguage'>;
   recognized: RecognizedText;
-  pool: Pick<DocumentPool, 'ocr' | 'parse'>;
+  pool: Pick<DocumentPool, 'ocr' | 'parse' | 'checkLayers'>;
   password: (documentId: string) => Promise<string | undefined>;
   /** The real path to read a library file from; throws when the path policy no longer allows it. */
   readablePath: (path: string) => Promise<string>;
@@ -86,6 +86,36 @@ export class PageRecognition {
           recognized.textSettled(contentHash);
           meter.recognitionFinished(left);
         },
+      },
+      'background',
+    );
+  }
+
+  /**
+   * After a PDF's text is searchable: PDFium measures the pages its text alone judged sound (a layer
+   * drawn invisibly over a scan, a picture with a caption), any it flags join the pages waiting, and
+   * then OCR of every waiting page is queued. Both run after every queued file's text.
+   */
+  queueAfterText(contentHash: string, pagesToCheck: readonly number[], pagesAwaiting: number): void {
+    const { scheduler, recognized, settings } = this.deps;
+    if (pagesToCheck.length === 0) return this.queue(contentHash, pagesAwaiting);
+    const key = `layers:${contentHash}`;
+    if (scheduler.queued(key) || scheduler.isRunning(key)) return;
+    scheduler.add(
+      {
+        key,
+        run: async (signal) => {
+          try {
+            await this.checkLayers(contentHash, pagesToCheck, signal);
+          } catch (error) {
+            if (isAbortError(error) || signal.aborted) return;
+            console.error('quire: could not check which pages need OCR', error);
+          }
+          if (signal.aborted) return;
+          this.queue(contentHash, (await recognized.pagesAwaitingOcr(contentHash, settings.key)).length);
+        },
+        // The pages already waiting are found again at the next start (queueMissing).
+        dropped: () => undefined,
       },
       'background',
     );
@@ -146,7 +176,8 @@ export class PageRecognition {
         if (!isAbortError(error)) console.error('quire: vision transcription failed', error);
       });
     try {
-      const parsed = await pool.parse(readable, { kind: owner.kind, ...job });
+      const pageCount = owner.pages === null ? {} : { pageCount: owner.pages };
+      const parsed = await pool.parse(readable, { kind: owner.kind, ...job, ...pageCount });
       if (signal.aborted || this.owner(contentHash)?.id !== owner.id) return;
       await recognized.replaceText(contentHash, parsed, basename(owner.path));
       this.deps.onTextChanged();
@@ -158,6 +189,28 @@ export class PageRecognition {
       if (isAbortError(error) || signal.aborted) return;
       console.error(`quire: the text of ${owner.path} could not be updated with OCR`, error);
     }
+    await this.publishSummary(contentHash);
+  }
+
+  /** Measures `pages`; when any needs OCR after all, the file is read again with them flagged. */
+  private async checkLayers(contentHash: string, pages: readonly number[], signal: AbortSignal) {
+    const { pool, recognized } = this.deps;
+    const owner = this.owner(contentHash);
+    if (!owner) return;
+    const readable = await this.deps.readablePath(owner.path);
+    const password = await this.deps.password(owner.id);
+    const job = { signal, ...(password ? { password } : {}) };
+    const failing = await pool.checkLayers(readable, { ...job, pages: [...pages] });
+    if (failing.length === 0 || signal.aborted) return;
+    const parsed = await pool.parse(readable, {
+      ...job,
+      kind: owner.kind,
+      ocr: ocrSourceOf(this.deps, contentHash),
+      ...(owner.pages === null ? {} : { pageCount: owner.pages }),
+    });
+    if (signal.aborted || this.owner(contentHash)?.id !== owner.id) return;
+    await recognized.replaceText(contentHash, parsed, basename(owner.path));
+    this.deps.onTextChanged();
     await this.publishSummary(contentHash);
   }
 

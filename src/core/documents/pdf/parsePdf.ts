@@ -30,13 +30,48 @@ export interface ParsePdfOptions {
   ocr?: ReadonlyMap<number, OcrPageRecord>;
   /** PDFium's measure of each page (images, invisible text); measured here when absent. */
   content?: ReadonlyMap<number, PageContent>;
+  /** Judge each text layer by its text alone, without PDFium's measure (see layerCheck.ts). */
+  textOnly?: boolean;
 }
 
 export async function parsePdf(path: string, options: ParsePdfOptions = {}): Promise<ParsedDocument> {
+  const read = await readPdfPages(path, { ...options, withTitle: true });
+  return assemblePdf([read], options.chunking);
+}
+
+/** Pages of a PDF read but not yet laid out: what a worker sends back for its range of a long file. */
+export interface PdfPagesRead {
+  pages: ReadPage[];
+  /** The Title metadata, when asked for (once per document). */
+  metadataTitle: string | null;
+  /** Pages in the whole file. */
+  pageCount: number;
+}
+
+/**
+ * Reads the text runs of `options.pages` (every page when absent) and judges each page's layer. With
+ * `textOnly`, the layer is judged by its text alone and PDFium is not asked (see textLayerCheck.ts).
+ */
+export async function readPdfPages(
+  path: string,
+  options: ParsePdfOptions & { withTitle?: boolean; skipPagesPastEnd?: boolean; onlyUpTo?: number } = {},
+): Promise<PdfPagesRead> {
   const document = await openPdf(path, options.password === undefined ? {} : { password: options.password });
   try {
-    const content = options.content ?? (await measurePdfPages(path, options.password, options.pages));
-    return await parseOpenPdf(document, { ...options, content });
+    // Longer than the caller reads in one piece: it learns the page count and reads it in ranges.
+    if (options.onlyUpTo !== undefined && document.numPages > options.onlyUpTo) {
+      return { pages: [], metadataTitle: null, pageCount: document.numPages };
+    }
+    const content = options.textOnly
+      ? new Map<number, PageContent>()
+      : (options.content ?? (await measurePdfPages(path, options.password, options.pages)));
+    // A file that lost pages since it was counted is noticed by its page count, not by a missing page.
+    const wanted = options.skipPagesPastEnd
+      ? options.pages?.filter((page) => page <= document.numPages)
+      : options.pages;
+    const pages = await readOpenPdf(document, { ...options, content, ...(wanted ? { pages: wanted } : {}) });
+    const title = options.withTitle ? await metadataTitle(document) : null;
+    return { pages, metadataTitle: title, pageCount: document.numPages };
   } finally {
     await document.destroy().catch(() => undefined);
   }
@@ -46,13 +81,13 @@ export async function parseOpenPdf(
   document: PDFDocumentProxy,
   options: ParsePdfOptions = {},
 ): Promise<ParsedDocument> {
-  const pageLines: Array<{
-    page: number;
-    width: number;
-    height: number;
-    lines: TextLine[];
-    unreadable: string | null;
-  }> = [];
+  const pages = await readOpenPdf(document, options);
+  const title = await metadataTitle(document);
+  return assemblePdf([{ pages, metadataTitle: title, pageCount: document.numPages }], options.chunking);
+}
+
+async function readOpenPdf(document: PDFDocumentProxy, options: ParsePdfOptions): Promise<ReadPage[]> {
+  const read: ReadPage[] = [];
   const wanted = options.pages ?? Array.from({ length: document.numPages }, (_, i) => i + 1);
   for (const page of wanted) {
     if (!Number.isInteger(page) || page < 1 || page > document.numPages) {
@@ -62,16 +97,25 @@ export async function parseOpenPdf(
       );
     }
     options.signal?.throwIfAborted();
-    pageLines.push({ page, ...(await readPageLines(document, page)) });
+    const lines = { page, ...(await readPageLines(document, page)) };
+    read.push(readWithOcr(lines, options.content?.get(page) ?? null, options.ocr));
   }
-  const firstFailure = pageLines.find((page) => page.unreadable !== null);
-  if (firstFailure && pageLines.every((page) => page.unreadable !== null)) {
+  return read;
+}
+
+/**
+ * Lays out pages read in one piece or in ranges (in page order) into the document: headings are judged
+ * against the whole document's body size, so a page of large print is not all headings.
+ */
+export function assemblePdf(
+  parts: readonly PdfPagesRead[],
+  chunking: ChunkingOptions = DEFAULT_CHUNKING,
+): ParsedDocument {
+  const read = parts.flatMap((part) => part.pages);
+  const firstFailure = read.find((page) => page.unreadable !== null);
+  if (firstFailure && read.every((page) => page.unreadable !== null)) {
     throw new QuireError('unsupported', `This PDF's pages cannot be read: ${firstFailure.unreadable}`);
   }
-  const read = pageLines.map((page) =>
-    readWithOcr(page, options.content?.get(page.page) ?? null, options.ocr),
-  );
-  // Headings are judged against the whole document's body size, so a page of large print is not all headings.
   const bodySize = bodyFontSize(read.flatMap((page) => page.lines));
   const placed: PlacedPage[] = read.map(({ page, width, height, lines }) =>
     placePageText({ page, width, height, blocks: groupBlocks(lines, bodySize) }),
@@ -90,17 +134,19 @@ export async function parseOpenPdf(
   });
   return {
     kind: 'pdf',
-    title: await readTitle(document, placed),
+    title: parts[0]?.metadataTitle ?? firstHeading(placed),
     pages,
-    chunks: chunkPages(placed, options.chunking ?? DEFAULT_CHUNKING),
+    chunks: chunkPages(placed, chunking),
   };
 }
 
-interface ReadPage {
+export interface ReadPage {
   page: number;
   width: number;
   height: number;
   lines: TextLine[];
+  /** Why pdfjs could not read the page; null when it could. */
+  unreadable: string | null;
   reason: OcrReason | null;
   ocr: PageOcr | null;
 }
@@ -111,7 +157,7 @@ interface ReadPage {
  * keeps whatever layer it had.
  */
 function readWithOcr(
-  page: { page: number; width: number; height: number; lines: TextLine[] },
+  page: { page: number; width: number; height: number; lines: TextLine[]; unreadable: string | null },
   content: PageContent | null,
   records: ReadonlyMap<number, OcrPageRecord> | undefined,
 ): ReadPage {
@@ -152,11 +198,15 @@ async function readPageLines(document: PDFDocumentProxy, pageNumber: number) {
   }
 }
 
-/** The document's Title metadata, else its first heading. */
-async function readTitle(document: PDFDocumentProxy, pages: readonly PlacedPage[]): Promise<string | null> {
+/** The document's Title metadata; null when it has none. */
+async function metadataTitle(document: PDFDocumentProxy): Promise<string | null> {
   const metadata = await document.getMetadata().catch(() => undefined);
   const info = metadata?.info as { Title?: unknown } | undefined;
-  if (typeof info?.Title === 'string' && info.Title.trim() !== '') return info.Title.trim();
+  return typeof info?.Title === 'string' && info.Title.trim() !== '' ? info.Title.trim() : null;
+}
+
+/** The first heading, the title of a document without Title metadata. */
+function firstHeading(pages: readonly PlacedPage[]): string | null {
   for (const page of pages) {
     const heading = page.blocks.find((block) => block.kind === 'heading');
     if (heading) {

@@ -28,9 +28,20 @@ export function ocrReasonFor(text: string, content: PageContent | null): OcrReas
   if (usableCharacters(text) < MIN_TEXT_CHARS) return 'missing';
   if (content && content.invisibleTextCover > content.visibleTextCover) return 'invisible';
   if (looksGarbled(text)) return 'garbled';
-  if (content && content.imageCover >= MOSTLY_IMAGE && content.visibleTextCover < LITTLE_TEXT)
-    return 'partial';
-  return null;
+  return content && isMostlyPicture(content) ? 'partial' : null;
+}
+
+/**
+ * Why a page whose text alone looks sound needs OCR after all, judged by PDFium's measure of it: its
+ * text is drawn invisibly over a picture, or a picture covers most of it. Null when neither.
+ */
+export function contentReasonFor(content: PageContent): OcrReason | null {
+  if (content.invisibleTextCover > content.visibleTextCover) return 'invisible';
+  return isMostlyPicture(content) ? 'partial' : null;
+}
+
+function isMostlyPicture(content: PageContent): boolean {
+  return content.imageCover >= MOSTLY_IMAGE && content.visibleTextCover < LITTLE_TEXT;
 }
 
 /**

@@ -6,9 +6,13 @@ import { OcrStore } from '../ocr/ocrStore';
 import { ocrKeyOf, recognizePages } from '../ocr/recognizePdfPages';
 import type { OcrEngine } from '../ocr/types';
 import { parseDocument } from '../parseDocument';
+import { pagesFailingLayerCheck } from '../pdf/layerCheck';
+import { assemblePdf, readPdfPages } from '../pdf/parsePdf';
+import { asReaderError } from '../readerErrors';
 import { readerFor } from '../readers/formatReaders';
 import { PageImageStore } from '../render/pageImageStore';
-import type { DocumentJob, JobRequest, JobResponse, OcrSource } from './protocol';
+import type { ParsedDocument } from '../types';
+import type { DocumentJob, JobRequest, JobResponse, LongPdf, OcrSource } from './protocol';
 
 /* Runs one document job at a time for the pool; the pool terminates the thread to cancel or time out. */
 
@@ -36,30 +40,56 @@ function releaseEngineLater() {
   ocrIdle.unref();
 }
 
+/** The OCR results kept for this content, to merge into the pages that need them. */
+function ocrRecords(source: OcrSource | undefined) {
+  return source ? new OcrStore(source.storeRoot).all(source.contentHash, ocrKeyOf(source)) : undefined;
+}
+
 async function run(job: DocumentJob) {
-  if (job.type === 'parse') {
-    const ocr = job.ocr
-      ? await new OcrStore(job.ocr.storeRoot).all(job.ocr.contentHash, ocrKeyOf(job.ocr))
-      : undefined;
-    return parseDocument(job.path, {
-      kind: job.kind,
-      ...(job.password === undefined ? {} : { password: job.password }),
-      ...(ocr ? { ocr } : {}),
+  const password = 'password' in job && job.password !== undefined ? { password: job.password } : {};
+  if (job.type === 'parse' && job.kind === 'pdf' && job.rangesFrom !== undefined) {
+    return readShortPdf(job.path, job.rangesFrom, {
+      ...password,
+      ...(job.ocr ? { ocr: job.ocr } : {}),
+      ...(job.textOnly ? { textOnly: true } : {}),
     });
   }
+  if (job.type === 'parse') {
+    const ocr = await ocrRecords(job.ocr);
+    return parseDocument(job.path, {
+      kind: job.kind,
+      ...password,
+      ...(ocr ? { ocr } : {}),
+      ...(job.textOnly ? { textOnly: true } : {}),
+    });
+  }
+  if (job.type === 'readPdfRange') {
+    const ocr = await ocrRecords(job.ocr);
+    return readPdfPages(job.path, {
+      ...password,
+      pages: job.pages,
+      withTitle: job.withTitle,
+      skipPagesPastEnd: true,
+      ...(ocr ? { ocr } : {}),
+      ...(job.textOnly ? { textOnly: true } : {}),
+    }).catch((error: unknown) => {
+      throw asReaderError(error, job.path);
+    });
+  }
+  if (job.type === 'layerCheck') return pagesFailingLayerCheck(job.path, job.password, job.pages);
   if (job.type === 'ocr') {
     const open = readerFor(job.kind).pagesForOcr;
     if (!open) throw new QuireError('unsupported', `${job.kind} documents have no pages to read with OCR.`);
     try {
       return await recognizePages(
         job.path,
-        () => open(job.path, job.password === undefined ? {} : { password: job.password }),
+        () => open(job.path, password),
         {
           contentHash: job.ocr.contentHash,
           pages: job.pages,
           engine: job.ocr.engine,
           languages: job.ocr.languages,
-          ...(job.password === undefined ? {} : { password: job.password }),
+          ...password,
         },
         new OcrStore(job.ocr.storeRoot),
         () => engineFor(job.ocr.engine),
@@ -74,6 +104,26 @@ async function run(job: DocumentJob) {
   const reader = readerFor(kind);
   if (!reader.drawPages) throw new QuireError('unsupported', `Pages of ${kind} documents have no images.`);
   return reader.drawPages(path, options, new PageImageStore(storeRoot));
+}
+
+/** A PDF of at most `most` pages, read whole; a longer one is left to the pool to read in ranges. */
+async function readShortPdf(
+  path: string,
+  most: number,
+  { ocr: source, ...options }: { password?: string; ocr?: OcrSource; textOnly?: boolean },
+): Promise<ParsedDocument | LongPdf> {
+  try {
+    const ocr = await ocrRecords(source);
+    const read = await readPdfPages(path, {
+      ...options,
+      ...(ocr ? { ocr } : {}),
+      withTitle: true,
+      onlyUpTo: most,
+    });
+    return read.pageCount > most ? { longPdfPages: read.pageCount } : assemblePdf([read]);
+  } catch (error) {
+    throw asReaderError(error, path);
+  }
 }
 
 /** Pages of a file: counted by the format where the file has pages, else by laying it out. */

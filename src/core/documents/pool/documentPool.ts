@@ -5,9 +5,12 @@ import { QuireError } from '../../../shared/errors';
 import type { DocumentKind } from '../../../shared/domain/library';
 import type { PageImageStore } from '../render/pageImageStore';
 import type { DrawablePage } from '../render/laidOutRaster';
+import type { PdfPagesRead } from '../pdf/parsePdf';
 import type { PageImageRef, ParsedDocument } from '../types';
 import type { OcrPageOutcome } from '../ocr/recognizePdfPages';
-import type { DocumentJob, JobRequest, JobResponse, OcrSource } from './protocol';
+import { inBatches, range } from './batches';
+import { parsePdfInRanges, PDF_RANGE_PAGES, RANGES_FROM, splitsIntoRanges } from './pdfRanges';
+import type { DocumentJob, JobRequest, JobResponse, LongPdf, OcrSource } from './protocol';
 import * as limits from './workerLimits';
 
 export interface DocumentPoolOptions {
@@ -43,6 +46,10 @@ export interface ParseJobOptions extends JobOptions {
   password?: string;
   /** Merge the OCR results kept for this content into the pages that need them. */
   ocr?: OcrSource;
+  /** PDF: judge text layers by their text alone; `checkLayers` measures the pages later. */
+  textOnly?: boolean;
+  /** The page count the file was listed with: a long PDF is read in ranges over every worker. */
+  pageCount?: number;
 }
 
 export interface OcrJobOptions extends JobOptions {
@@ -67,6 +74,11 @@ export interface RenderJobOptions extends JobOptions {
 export interface DocumentPool {
   readonly size: number;
   parse(path: string, options: ParseJobOptions): Promise<ParsedDocument>;
+  /**
+   * Of `pages` of a PDF, judged sound by their text alone, those PDFium's measure shows need OCR after
+   * all (see layerCheck.ts). Long lists go to the workers in ranges.
+   */
+  checkLayers(path: string, options: JobOptions & { pages: number[]; password?: string }): Promise<number[]>;
   /**
    * Renders pages (all when `pages` is absent) into `store`, reusing pages already stored at that size.
    * Pages go to the workers in batches, several at once; the time limit applies to each batch.
@@ -278,16 +290,31 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
 
   return {
     size,
-    parse(path, { kind, password, ocr, ...jobOptions }) {
-      return submit<ParsedDocument>(
-        {
-          type: 'parse',
-          path,
-          kind,
-          ...(password === undefined ? {} : { password }),
-          ...(ocr ? { ocr } : {}),
-        },
-        jobOptions,
+    async parse(path, { kind, password, ocr, textOnly, pageCount, ...jobOptions }) {
+      const passwordOption = password === undefined ? {} : { password };
+      const read = { ...passwordOption, ...(ocr ? { ocr } : {}), ...(textOnly ? { textOnly } : {}) };
+      const inRanges = (count: number) =>
+        parsePdfInRanges(
+          { path, pageCount: count, ...read },
+          size,
+          (job, signal) => submit<PdfPagesRead>(job, { ...jobOptions, signal }),
+          jobOptions.signal,
+        );
+      if (kind !== 'pdf' || pageCount !== undefined) {
+        if (kind === 'pdf' && splitsIntoRanges(pageCount)) return inRanges(pageCount);
+        return submit<ParsedDocument>({ type: 'parse', path, kind, ...read }, jobOptions);
+      }
+      // Not counted yet: the worker reads a short file whole and tells the length of a long one.
+      const job: DocumentJob = { type: 'parse', path, kind, ...read, rangesFrom: RANGES_FROM };
+      const first = await submit<ParsedDocument | LongPdf>(job, jobOptions);
+      return 'longPdfPages' in first ? inRanges(first.longPdfPages) : first;
+    },
+    checkLayers(path, { pages, password, ...jobOptions }) {
+      return inBatches(pages, PDF_RANGE_PAGES, size, (batch) =>
+        submit<number[]>(
+          { type: 'layerCheck', path, pages: batch, ...(password === undefined ? {} : { password }) },
+          jobOptions,
+        ),
       );
     },
     pageText(path, { kind, page, ...jobOptions }) {
@@ -356,40 +383,6 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
       await Promise.all(workers.map((worker) => worker.terminate().catch(() => undefined)));
     },
   };
-}
-
-/**
- * Runs `run` over `pages` cut into batches, at most `lanes` batches at once, and returns the results in
- * page order; the first failure stops new batches and rejects.
- */
-async function inBatches<T>(
-  pages: number[],
-  batchPages: number,
-  lanes: number,
-  run: (batch: number[]) => Promise<T[]>,
-): Promise<T[]> {
-  const batches: number[][] = [];
-  for (let start = 0; start < pages.length; start += batchPages) {
-    batches.push(pages.slice(start, start + batchPages));
-  }
-  const results: T[][] = [];
-  let next = 0;
-  let failed = false;
-  const lane = async () => {
-    while (!failed && next < batches.length) {
-      const at = next++;
-      results[at] = await run(batches[at]!).catch((error: unknown) => {
-        failed = true;
-        throw error;
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(lanes, batches.length) }, lane));
-  return results.flat();
-}
-
-function range(count: number): number[] {
-  return Array.from({ length: count }, (_, i) => i + 1);
 }
 
 function formatMs(ms: number): string {

@@ -3,6 +3,7 @@ import type { DocumentKind } from '../../../shared/domain/library';
 import type { DrawablePage } from '../render/laidOutRaster';
 import type { OcrEngineChoice } from '../ocr/ocrEngines';
 import type { OcrPageOutcome } from '../ocr/recognizePdfPages';
+import type { PdfPagesRead } from '../pdf/parsePdf';
 import type { PageImageRef, ParsedDocument } from '../types';
 
 /** Where OCR results are kept and which settings they must match. */
@@ -15,7 +16,28 @@ export interface OcrSource {
 
 /** Messages between the document pool and its worker threads. */
 export type DocumentJob =
-  | { type: 'parse'; path: string; kind: DocumentKind; password?: string; ocr?: OcrSource }
+  | {
+      type: 'parse';
+      path: string;
+      kind: DocumentKind;
+      password?: string;
+      ocr?: OcrSource;
+      /** Judge PDF text layers by their text alone; PDFium's measure comes later (layerCheck). */
+      textOnly?: boolean;
+      /** A PDF with more pages than this is not read: its page count comes back (a LongPdf). */
+      rangesFrom?: number;
+    }
+  | {
+      /** Some pages of a long PDF, read but not laid out (the pool lays out the whole file). */
+      type: 'readPdfRange';
+      path: string;
+      pages: number[];
+      withTitle: boolean;
+      password?: string;
+      ocr?: OcrSource;
+      textOnly?: boolean;
+    }
+  | { type: 'layerCheck'; path: string; pages: number[]; password?: string }
   | { type: 'ocr'; path: string; kind: DocumentKind; pages: number[]; password?: string; ocr: OcrSource }
   | { type: 'countPages'; path: string; kind: DocumentKind; password?: string }
   | { type: 'pageText'; path: string; kind: DocumentKind; page: number }
@@ -40,6 +62,19 @@ export type JobResponse =
   | {
       id: number;
       ok: true;
-      value: ParsedDocument | PageImageRef[] | OcrPageOutcome[] | number | DrawablePage;
+      value:
+        | ParsedDocument
+        | PdfPagesRead
+        | LongPdf
+        | PageImageRef[]
+        | OcrPageOutcome[]
+        | number
+        | number[]
+        | DrawablePage;
     }
   | { id: number; ok: false; error: ErrorInfo };
+
+/** The answer to a parse job with `rangesFrom` when the PDF is longer: the pool reads it in ranges. */
+export interface LongPdf {
+  longPdfPages: number;
+}

@@ -12,6 +12,8 @@ export interface ReadOptions {
   chunking?: ChunkingOptions;
   /** OCR results by page number, merged into the pages whose own text is not enough. */
   ocr?: ReadonlyMap<number, OcrPageRecord>;
+  /** PDF: judge each text layer by its text alone; PDFium's measure of the pages comes later. */
+  textOnly?: boolean;
 }
 
 export interface DrawOptions {

@@ -26,6 +26,7 @@ const pdf: FormatReader = {
       ...withSignal(options.signal),
       ...withChunking(options),
       ...(options.ocr ? { ocr: options.ocr } : {}),
+      ...(options.textOnly ? { textOnly: true } : {}),
     }),
   countPages: (path, options) => countPdfPages(path, options.password),
   drawPages: async (path, options, store) =>

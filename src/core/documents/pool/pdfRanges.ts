@@ -1,0 +1,81 @@
+import { QuireError } from '../../../shared/errors';
+import { assemblePdf, type PdfPagesRead } from '../pdf/parsePdf';
+import type { ChunkingOptions } from '../layout/chunker';
+import type { ParsedDocument } from '../types';
+import { inBatches, range } from './batches';
+import type { DocumentJob, OcrSource } from './protocol';
+
+/**
+ * Pages of a long PDF read per job. Each job opens the file again, so a range must be long enough
+ * for that to be small beside reading its pages, and short enough that a 2,000-page file gives
+ * every worker several ranges (and other files' jobs can run between them).
+ */
+export const PDF_RANGE_PAGES = 48;
+
+/** A PDF longer than this is read in ranges spread over the workers rather than by one worker. */
+export const RANGES_FROM = PDF_RANGE_PAGES * 1.5;
+
+export function splitsIntoRanges(pageCount: number | undefined): pageCount is number {
+  return pageCount !== undefined && pageCount > RANGES_FROM;
+}
+
+export interface PdfRangeJob {
+  path: string;
+  /** The page count the file was listed with; a file that no longer has it is read again. */
+  pageCount: number;
+  password?: string;
+  ocr?: OcrSource;
+  textOnly?: boolean;
+  chunking?: ChunkingOptions;
+}
+
+/**
+ * Reads a long PDF in page ranges, at most `lanes` at once, and lays the pages out in order once all
+ * are in, exactly as one worker reading the whole file would (headings need the whole document's body
+ * size). Nothing is returned until every range is read, so a failure or a cancel leaves no part of the
+ * file behind; the failing range is named in the error.
+ */
+export async function parsePdfInRanges(
+  job: PdfRangeJob,
+  lanes: number,
+  submit: (job: DocumentJob, signal: AbortSignal) => Promise<PdfPagesRead>,
+  signal?: AbortSignal,
+): Promise<ParsedDocument> {
+  // The first range to fail stops the others: the file is failed whole, so their work would be lost.
+  const failed = new AbortController();
+  const stop = signal ? AbortSignal.any([signal, failed.signal]) : failed.signal;
+  const parts = await inBatches(range(job.pageCount), PDF_RANGE_PAGES, lanes, async (pages) => {
+    const first = pages[0]!;
+    const last = pages[pages.length - 1]!;
+    const read = await submit(
+      {
+        type: 'readPdfRange',
+        path: job.path,
+        pages,
+        withTitle: first === 1,
+        ...(job.password === undefined ? {} : { password: job.password }),
+        ...(job.ocr ? { ocr: job.ocr } : {}),
+        ...(job.textOnly ? { textOnly: true } : {}),
+      },
+      stop,
+    ).catch((error: unknown) => {
+      failed.abort();
+      throw inRange(error, first, last);
+    });
+    if (read.pageCount !== job.pageCount) {
+      failed.abort();
+      throw new QuireError(
+        'internal',
+        `The PDF changed while it was read (${read.pageCount} pages, not ${job.pageCount}).`,
+      );
+    }
+    return [read];
+  });
+  return assemblePdf(parts, job.chunking);
+}
+
+/** The range's error, saying which pages it was reading; cancels pass through as they are. */
+function inRange(error: unknown, first: number, last: number): unknown {
+  if (!(error instanceof QuireError) || error.code === 'cancelled') return error;
+  return new QuireError(error.code, `Reading pages ${first}-${last}: ${error.message}`, error.details);
+}
