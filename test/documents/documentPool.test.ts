@@ -86,7 +86,7 @@ describe('document pool', () => {
       await pool.dispose();
       await dir.cleanup();
     }
-    // A long file read on a busy 2-core machine: generous, not a measure.
+    // Sixteen pages drawn on a busy 2-core machine: generous, not a measure.
   }, 180_000);
 
   it('runs jobs on several workers at once and fails what is left when closed', async () => {
