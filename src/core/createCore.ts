@@ -285,7 +285,8 @@ export function createCore(config: CoreConfig): Core {
           }
         },
       });
-      await library.start();
+      // The index's documents table is the record of every document; a reader lists its writer's.
+      await library.start(index.documents, { readOnly: shared ? !shared.writer : false });
       await ocrSettings.load();
       const ownPool = createDocumentPool({
         ...(config.workers ? { size: config.workers } : {}),
