@@ -289,8 +289,7 @@ export function createCore(config: CoreConfig): Core {
           }
         },
       });
-      // The index's documents table is the record of every document; a reader lists its writer's
-      // (and, when the app watches, follows its new commits: see followWriter below).
+      // The index's documents table is the record of every document; a reader lists its writer's.
       await library.start(index.documents, { readOnly: shared ? !shared.writer : false });
       await ocrSettings.load();
       const ownPool = createDocumentPool({
