@@ -16,6 +16,8 @@ const benches: Record<string, () => Promise<{ run: BenchFn }>> = {
   ocr: () => import('./bench/ocr'),
   'page-open': () => import('./bench/pageOpen'),
   'library-store': () => import('./bench/libraryStore'),
+  'library-scale': () => import('./bench/libraryScale'),
+  language: () => import('./bench/language'),
 };
 
 const [name, ...args] = process.argv.slice(2);

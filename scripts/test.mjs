@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm test`: typecheck, lint, build, the installer checks (`check:package`), unit and integration
- * tests (vitest), end-to-end tests
- * (Playwright in Chromium). Every stage runs even when an earlier one failed; the last line is the
+ * tests (vitest), component tests (one renderer panel in Chromium over a stand-in engine), end-to-end
+ * tests (Playwright in Chromium). Every stage runs even when an earlier one failed; the last line is the
  * total: `N passed, N failed, N skipped`.
  */
 import { spawnSync } from 'node:child_process';
@@ -89,12 +89,25 @@ suite(
   }),
 );
 
-if (existsSync('out/renderer/index.html')) {
-  suite('end-to-end tests', 'npx', ['playwright', 'test'], 'test-results/playwright.json', (r) => ({
+/** Playwright's JSON report, counted the same way for every Playwright stage. */
+function playwrightCounts(r) {
+  return {
     passed: r.stats?.expected ?? 0,
     failed: (r.stats?.unexpected ?? 0) + (r.stats?.flaky ?? 0),
     skipped: r.stats?.skipped ?? 0,
-  }));
+  };
+}
+
+suite(
+  'component tests',
+  'npx',
+  ['playwright', 'test', '--config', 'playwright.components.config.ts'],
+  'test-results/components.json',
+  playwrightCounts,
+);
+
+if (existsSync('out/renderer/index.html')) {
+  suite('end-to-end tests', 'npx', ['playwright', 'test'], 'test-results/playwright.json', playwrightCounts);
 } else {
   totals.failed++;
   failures.push('end-to-end tests (no renderer build)');

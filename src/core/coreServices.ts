@@ -12,6 +12,8 @@ import type { ModelService } from './models/modelService';
 import type { ModelSettingsStore } from './models/modelSettingsStore';
 import type { SetupService } from './models/setup/setupService';
 import type { UpdateService } from './updates/updateService';
+import type { LibraryChangeFeed } from './library/libraryChanges';
+import type { LocationSettings } from './location/locationSetting';
 
 /**
  * The services the composition root builds, as the modules that use them see them (the contract's
@@ -20,6 +22,8 @@ import type { UpdateService } from './updates/updateService';
  */
 export interface CoreServices {
   readonly library: LibraryService;
+  /** The library as listed, and its changes as they are sent. */
+  readonly libraryChanges: LibraryChangeFeed;
   /** Open after `start()`. */
   readonly index: Index;
   readonly ingestion: Ingestion;
@@ -37,6 +41,8 @@ export interface CoreServices {
   readonly updates: UpdateService;
   /** Whether scanned pages are read with OCR, with which engine and languages. */
   readonly ocrSettings: OcrSettingsStore;
+  /** Where the library lives (local folder or object storage), as saved for the next start. */
+  readonly location: LocationSettings;
   /** What OCR read on each page, by content: the viewer's words for scanned pages. */
   readonly ocrResults: OcrStore;
   /** Opens a file in the system's own viewer (the desktop app); null where there is no desktop. */

@@ -18,7 +18,7 @@ import { PageImageStore } from './documents/render/pageImageStore';
 import { DEFAULT_LONG_EDGE } from './documents/render/raster';
 import { Index } from './index/openIndex';
 import type { LibraryLocation } from './location/libraryLocation';
-import { readLocationSetting } from './location/locationSetting';
+import { LocationSettings, readLocationSetting } from './location/locationSetting';
 import { explainStoreFailure, openSharedLibrary, type SharedLibrary } from './location/sharedLibrary';
 import { followWriter, underFolders } from './location/sharedFollowing';
 import { objectStoreFiles } from './location/storedFiles';
@@ -27,6 +27,7 @@ import { Ingestion } from './ingestion/ingestion';
 import { OcrSettingsStore } from './ingestion/ocrSettingsStore';
 import { PageTranscriber } from './ingestion/pageTranscriber';
 import { PasswordVault, type SecretStore } from './ingestion/passwordVault';
+import { LibraryChangeFeed } from './library/libraryChanges';
 import { LibraryService } from './library/libraryService';
 import { MemoryBudgetService } from './memory/memoryBudgetService';
 import { localCandidates, userCandidates } from './models/detection/detectServers';
@@ -133,7 +134,7 @@ export function createCore(config: CoreConfig): Core {
   const ocrSettings = new OcrSettingsStore(config.dataDir, config.ocr === false, () =>
     ingestion?.ocrSettingsChanged(),
   );
-  library.events.on('changed', (snapshot) => events.emit('library.onChanged', snapshot));
+  const libraryChanges = new LibraryChangeFeed(library, (change) => events.emit('library.onChanged', change));
 
   const memory = new MemoryBudgetService();
   let stopWatchingMemory: (() => void) | undefined;
@@ -233,6 +234,7 @@ export function createCore(config: CoreConfig): Core {
   const core: Core = {
     config,
     library,
+    libraryChanges,
     events,
     get index() {
       return opened(index, 'index');
@@ -255,6 +257,10 @@ export function createCore(config: CoreConfig): Core {
     modelSettings,
     updates,
     ocrSettings,
+    location: new LocationSettings(config.dataDir, () => ({
+      active: shared ? { uri: shared.location.uri, writer: shared.writer } : null,
+      chosenByCommandLine: config.library !== undefined,
+    })),
     ocrResults,
     openFile: config.openFile ?? null,
     dispatch: async (name, input) => {
@@ -289,7 +295,6 @@ export function createCore(config: CoreConfig): Core {
           }
         },
       });
-      // The index's documents table is the record of every document; a reader lists its writer's.
       await library.start(index.documents, { readOnly: shared ? !shared.writer : false });
       await ocrSettings.load();
       const ownPool = createDocumentPool({
@@ -335,7 +340,6 @@ export function createCore(config: CoreConfig): Core {
             password: (id) => passwords.get(id),
           }),
         },
-        // A shared library's writer prunes only documents under its own folders.
         ...(shared ? { ownsDocument: underFolders(() => library.rootPaths()) } : {}),
       });
       ingestion.events.on('progress', (progress) => events.emit('library.onProgress', progress));

@@ -2,7 +2,8 @@
  * A cancel reaches every layer below the Stop button within 200 ms, each under a slow stand-in: the
  * agent's search port, a retrieval search that ignores its signal, and a document being read in the
  * worker pool. (The index's own searches are covered in test/index/index.cancel.test.ts, model calls
- * in the provider tests.) 200 ms is a generous deadline for what should take a few milliseconds.
+ * in the provider tests; models, retrieval and the index again from `chat.cancel` through the dispatcher
+ * of a real core in test/core/cancelEndToEnd.test.ts.) 200 ms is a generous deadline for what should take a few milliseconds.
  */
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';

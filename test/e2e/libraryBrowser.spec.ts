@@ -51,6 +51,12 @@ test('the library: open, filter, sort, reasons, retry, counts, and remove with c
   await expect(broken.getByTestId('document-state')).toHaveAttribute('title', /cannot be read/);
   await expect(four.getByTestId('document-state')).toHaveAttribute('title', 'Read and searchable.');
   await expect(page.getByTestId('folder-count')).toHaveText('3');
+  // The language each file's text reads as, beside its state; none for a file that could not be read.
+  await expect(four.getByTestId('document-language')).toHaveText('Korean');
+  const paper = items.filter({ hasText: 'tracemonkey.pdf' });
+  await expect(paper.getByTestId('document-language')).toHaveText('English');
+  await expect(paper.getByTestId('document-language')).toHaveAttribute('title', 'Its text reads as English.');
+  await expect(broken.getByTestId('document-language')).toHaveCount(0);
 
   // Filter and sort, as the user types and picks.
   await page.getByTestId('library-filter').fill('four');

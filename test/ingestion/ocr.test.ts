@@ -94,6 +94,8 @@ describe('OCR in ingestion', () => {
         state: 'indexed',
         ocr: { pagesNeedingOcr: 1, pagesWaiting: 1, pagesRead: 0 },
       });
+      // A scan has no text to tell its language by, and says so.
+      expect(doc!.language).toBe('und');
       expect(
         (await call<ChunkSearchResult>(off, 'search.query', { query: 'Docling bundles', mode: 'bm25' })).hits,
       ).toEqual([]);
@@ -110,6 +112,8 @@ describe('OCR in ingestion', () => {
     const [doc] = on.library.snapshot().documents;
     expect(doc!.ocr).toMatchObject({ pagesNeedingOcr: 1, pagesRead: 1, pagesWaiting: 0, pagesUnreadable: 0 });
     expect(doc!.ocr!.confidence).toBeGreaterThan(0.8);
+    // The text OCR gave tells its language.
+    expect(doc!.language).toBe('eng');
     const { hits } = await call<ChunkSearchResult>(on, 'search.query', {
       query: 'Docling bundles PDF document conversion',
       mode: 'bm25',

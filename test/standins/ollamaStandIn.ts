@@ -20,6 +20,8 @@ export interface OllamaStandInModel {
 export interface OllamaStandInBehaviour extends StreamBehaviour {
   /** Models loaded in memory, for /api/ps. */
   running?: Array<{ name: string; sizeBytes: number; vramBytes: number }>;
+  /** Wait this long before answering /api/embed only (a slow embedding model beside a quick chat model). */
+  embedDelayMs?: number;
 }
 
 /** A model /api/pull can fetch: its layers, and what it becomes in /api/tags once pulled. */
@@ -254,6 +256,8 @@ export async function startOllamaStandIn(
         if (!(model.capabilities ?? []).includes('embedding')) {
           return sendJson(response, 400, { error: `"${model.name}" does not support embeddings` });
         }
+        if (current.embedDelayMs) await pause(current.embedDelayMs, response);
+        if (response.destroyed) return;
         const input = Array.isArray(body.input) ? body.input.map(String) : [String(body.input)];
         sendJson(response, 200, {
           model: model.name,

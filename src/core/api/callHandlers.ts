@@ -12,7 +12,7 @@ import type { CallHandlers } from './dispatcher';
 /** Each contract call delegates to a core service in one step; logic lives in the services. */
 export function createCallHandlers(core: CoreServices): CallHandlers {
   return {
-    'library.list': async () => core.library.snapshot(),
+    'library.list': async () => core.libraryChanges.list(),
     'library.addFolder': ({ path }) => core.library.addFolder(path),
     'library.removeFolder': ({ rootId, undoable }) => core.library.removeFolder(rootId, { undoable }),
     'library.undoRemove': ({ rootId }) => core.library.undoRemove(rootId),
@@ -106,6 +106,8 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
       return core.index.collections.add(name, paths);
     },
     'collections.remove': ({ name, paths }) => core.index.collections.remove(name, paths),
+    'location.current': () => core.location.view(),
+    'location.save': ({ setting }) => core.location.save(setting),
     'updates.status': async () => core.updates.status(),
     'updates.setEnabled': ({ enabled }) => core.updates.setEnabled(enabled),
     'updates.check': () => core.updates.check(),

@@ -26,6 +26,8 @@ export const IndexedDocument = z.object({
   error: z.string().nullable(),
   /** When the document last became `indexed` (ms since the epoch). */
   indexedAt: z.number().nullable(),
+  /** ISO 639-3 code of its text, `und` when too little to tell; null or absent until detected. */
+  language: z.string().min(1).max(16).nullable().optional(),
 });
 export type IndexedDocument = z.infer<typeof IndexedDocument>;
 
@@ -83,6 +85,7 @@ export function documentToRow(doc: IndexedDocument): Row {
     state: doc.state,
     error: doc.error,
     indexed_at: doc.indexedAt,
+    language: doc.language ?? null,
   };
 }
 
@@ -100,6 +103,7 @@ export function documentFromRow(row: Row): IndexedDocument {
     state: row.state as IndexedDocument['state'],
     error: (row.error as string | null) ?? null,
     indexedAt: row.indexed_at == null ? null : Number(row.indexed_at),
+    language: (row.language as string | null | undefined) ?? null,
   };
 }
 

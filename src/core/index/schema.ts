@@ -7,7 +7,7 @@ import { Binary, Bool, Field, FixedSizeList, Float32, Float64, Int32, Schema, Ut
  * files share rows and only their `documents` row differs.
  */
 
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 export const TABLES = {
   meta: 'meta',
@@ -35,6 +35,8 @@ export const documentsSchema = new Schema([
   text('state'),
   text('error', true),
   float('indexed_at', true),
+  /** ISO 639-3 code, `und` when too little text to tell; null until detected (rows before version 5). */
+  text('language', true),
 ]);
 
 export const chunksSchema = new Schema([

@@ -9,6 +9,7 @@ import type { RecognizedText } from '../index/content/recognizedText';
 import type { ContentStore, PageImageSlots } from '../index/content/indexContent';
 import type { DocumentCatalog } from '../index/documents/documentCatalog';
 import type { IndexedDocument } from '../index/records';
+import { detectDocumentLanguage } from '../language/detectLanguage';
 import { hashFile } from './fileHash';
 
 /** A file as ingestion sees it: where it is and what the library knows of it. */
@@ -101,6 +102,7 @@ export class FileIngestion {
       // Moved, renamed or copied: the content is already indexed.
       record.pages = sameContent.pages;
       record.title = sameContent.title;
+      record.language = sameContent.language ?? null;
       // The same content lacks the same page images, if any could not be drawn.
       record.error = sameContent.error;
     } else {
@@ -116,6 +118,7 @@ export class FileIngestion {
       await content.put(contentHash, parsed, [], { fileName: basename(file.path) });
       record.pages = parsed.pages.length;
       record.title = parsed.title;
+      record.language = detectDocumentLanguage(parsed.pages.map((page) => page.text));
     }
     signal.throwIfAborted();
     await documents.upsert(record);

@@ -117,7 +117,7 @@ export class Ingestion {
           meter: this.meter,
           working: (path) => this.meter.working('ocr', path),
           changed: () => this.emitProgress(),
-          onSummary: (documentId, summary) => library.updateDocument(documentId, { ocr: summary }),
+          onSummary: (id, summary, language) => library.updateDocument(id, { ocr: summary, language }),
           onTextChanged: () => this.tidying.noteWrite(),
         })
       : null;
@@ -303,6 +303,7 @@ export class Ingestion {
           pages,
           contentHash: ingested.contentHash,
           ocr: ingested.ocr,
+          language: this.options.index.documents.get(doc.id)?.language ?? null,
         });
         // Scanned pages are read before their images are drawn: text is what search needs first.
         this.recognition?.queue(ingested.contentHash, ingested.pagesAwaitingOcr);

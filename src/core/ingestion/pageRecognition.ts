@@ -9,6 +9,7 @@ import { readsScans } from '../documents/readers/formatReaders';
 import type { RecognizedText } from '../index/content/recognizedText';
 import type { DocumentCatalog } from '../index/documents/documentCatalog';
 import type { IndexedDocument } from '../index/records';
+import { detectDocumentLanguage } from '../language/detectLanguage';
 import type { OcrSettingsStore } from './ocrSettingsStore';
 import type { ProgressMeter } from './progressMeter';
 import type { Scheduler } from './scheduler';
@@ -29,7 +30,7 @@ export function ocrSourceOf(setup: OcrSetup, contentHash: string): OcrSource {
 }
 
 export interface PageRecognitionDeps extends OcrSetup {
-  documents: Pick<DocumentCatalog, 'indexedWithContent' | 'list'>;
+  documents: Pick<DocumentCatalog, 'indexedWithContent' | 'list' | 'setLanguage'>;
   recognized: RecognizedText;
   pool: Pick<DocumentPool, 'ocr' | 'parse'>;
   password: (documentId: string) => Promise<string | undefined>;
@@ -41,8 +42,8 @@ export interface PageRecognitionDeps extends OcrSetup {
   /** The file being read now, and a nudge to report progress. */
   working: (path: string) => void;
   changed: () => void;
-  /** A document's OCR summary changed (for the library list). */
-  onSummary: (documentId: string, summary: DocumentOcr | null) => void;
+  /** A document's OCR summary changed (for the library list), with its language as its text now reads. */
+  onSummary: (documentId: string, summary: DocumentOcr | null, language: string | null) => void;
   /** Chunks were rewritten: the full-text index wants tidying after the batch. */
   onTextChanged: () => void;
 }
@@ -149,6 +150,10 @@ export class PageRecognition {
       if (signal.aborted || this.owner(contentHash)?.id !== owner.id) return;
       await recognized.replaceText(contentHash, parsed, basename(owner.path));
       this.deps.onTextChanged();
+      // Scans said nothing of the language until OCR gave them text.
+      const language = detectDocumentLanguage(parsed.pages.map((page) => page.text));
+      for (const doc of this.deps.documents.list())
+        if (doc.contentHash === contentHash) await this.deps.documents.setLanguage(doc.id, language);
     } catch (error) {
       if (isAbortError(error) || signal.aborted) return;
       console.error(`quire: the text of ${owner.path} could not be updated with OCR`, error);
@@ -191,7 +196,7 @@ export class PageRecognition {
       const summaries = await recognized.ocrSummaries(settings.key);
       for (const doc of documents.list()) {
         const summary = doc.contentHash ? summaries.get(doc.contentHash) : undefined;
-        if (summary && doc.state === 'indexed') this.deps.onSummary(doc.id, summary);
+        if (summary && doc.state === 'indexed') this.deps.onSummary(doc.id, summary, doc.language ?? null);
       }
     } catch (error) {
       console.error('quire: could not summarise OCR', error);
@@ -204,7 +209,8 @@ export class PageRecognition {
     try {
       const summary = await recognized.ocrSummary(contentHash, settings.key);
       for (const doc of documents.list()) {
-        if (doc.contentHash === contentHash && doc.state === 'indexed') this.deps.onSummary(doc.id, summary);
+        if (doc.contentHash === contentHash && doc.state === 'indexed')
+          this.deps.onSummary(doc.id, summary, doc.language ?? null);
       }
     } catch (error) {
       console.error('quire: could not summarise OCR', error);

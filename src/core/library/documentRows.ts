@@ -29,6 +29,7 @@ export function fromRow(row: IndexedDocument, rootPath: string | undefined): Sto
     state: row.state,
     error: row.error,
     contentHash: row.contentHash,
+    language: row.language ?? null,
   };
 }
 
@@ -52,6 +53,7 @@ export function listedRow(doc: StoredDocument): IndexedDocument {
     state: ended ? doc.state : 'listed',
     error: ended ? doc.error : null,
     indexedAt: null,
+    language: null,
   };
 }
 

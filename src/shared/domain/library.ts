@@ -66,6 +66,8 @@ export const DocumentInfo = z.object({
   error: z.string().nullable(),
   /** How scanned pages were read (OCR); null when no page needed it or the file is not read yet. */
   ocr: DocumentOcr.nullable().optional(),
+  /** ISO 639-3 code of its text (`und`: too little text to tell); absent or null until it is read. */
+  language: z.string().max(16).nullable().optional(),
 });
 export type DocumentInfo = z.infer<typeof DocumentInfo>;
 
@@ -95,6 +97,26 @@ export const LibrarySnapshot = z.object({
   scanning: z.boolean(),
 });
 export type LibrarySnapshot = z.infer<typeof LibrarySnapshot>;
+
+/** The library as `library.list` returns it: a snapshot and the revision the next change starts from. */
+export const LibraryListing = LibrarySnapshot.extend({ revision: z.number().int().nonnegative() });
+export type LibraryListing = z.infer<typeof LibraryListing>;
+
+/**
+ * What changed in the library since revision `from`: the small parts whole (folders, skipped files),
+ * the documents that were added or changed, and the ids of those that left. A client whose listing is
+ * not at `from` asks for `library.list` again instead of applying it.
+ */
+export const LibraryChange = z.object({
+  from: z.number().int().nonnegative(),
+  to: z.number().int().positive(),
+  roots: z.array(LibraryRoot),
+  skipped: z.array(SkippedFile),
+  scanning: z.boolean(),
+  documents: z.array(DocumentInfo),
+  removed: z.array(z.string()),
+});
+export type LibraryChange = z.infer<typeof LibraryChange>;
 
 /** The kinds of work indexing does, each reported on its own line. */
 export const WorkKind = z.enum(['text', 'ocr', 'images', 'pageVectors']);

@@ -9,7 +9,8 @@ import {
   DocumentInfo,
   IndexProgress,
   LibraryRoot,
-  LibrarySnapshot,
+  LibraryChange,
+  LibraryListing,
   OcrSettings,
   OcrSettingsView,
 } from '../domain/library';
@@ -23,6 +24,7 @@ import {
   SetupProposal,
   SetupRole,
 } from '../domain/models';
+import { LibraryLocationSetting, LibraryLocationView } from '../domain/location';
 import { PageText, PageWords } from '../domain/pages';
 import { Collection, CollectionName, DocumentsResult, Scope } from '../domain/scope';
 import { ChunkSearchResult, PageImage, SearchMode, SearchResult } from '../domain/search';
@@ -39,7 +41,7 @@ const absolutePath = z
 const empty = z.object({}).strict();
 
 export const calls = {
-  'library.list': { input: empty, output: LibrarySnapshot },
+  'library.list': { input: empty, output: LibraryListing },
   'library.addFolder': { input: z.object({ path: absolutePath }).strict(), output: LibraryRoot },
   /** `undoable`: the folder can be put back with `library.undoRemove` for a few seconds. */
   'library.removeFolder': {
@@ -227,6 +229,12 @@ export const calls = {
     input: z.object({ name: CollectionName, paths: z.array(absolutePath).min(1).max(1000) }).strict(),
     output: Collection,
   },
+  'location.current': { input: empty, output: LibraryLocationView },
+  /** Saves where the library lives from the next start; null is the local data folder. */
+  'location.save': {
+    input: z.object({ setting: LibraryLocationSetting.nullable() }).strict(),
+    output: LibraryLocationView,
+  },
   'updates.status': { input: empty, output: UpdateStatus },
   /** Turning checks on checks at once; nothing is downloaded without `updates.download`. */
   'updates.setEnabled': { input: z.object({ enabled: z.boolean() }).strict(), output: UpdateStatus },
@@ -238,7 +246,7 @@ export const calls = {
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {
-  'library.onChanged': LibrarySnapshot,
+  'library.onChanged': LibraryChange,
   'library.onProgress': IndexProgress,
   'chat.onEvent': AgentEvent,
   'memory.onBudget': MemoryBudget,

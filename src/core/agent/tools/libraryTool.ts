@@ -1,5 +1,6 @@
 import { basename, dirname } from 'node:path';
 import { z } from 'zod';
+import { languageName } from '../../../shared/domain/language';
 import type { DocumentInfo } from '../../../shared/domain/library';
 import { choiceField, objectSchema, textField } from './schema';
 import type { Tool } from './types';
@@ -19,7 +20,7 @@ const KINDS = [
 ] as const;
 const OCR = ['any', 'read_by_ocr', 'not_ocr'] as const;
 const SORTS = ['name', 'pages', 'newest', 'oldest', 'largest'] as const;
-const GROUPS = ['none', 'type', 'folder', 'state', 'ocr'] as const;
+const GROUPS = ['none', 'type', 'folder', 'state', 'ocr', 'language'] as const;
 const LIMITS = ['20', '50', '100'] as const;
 
 interface Inputs {
@@ -63,6 +64,7 @@ function groupOf(document: DocumentInfo, by: Inputs['count_by']): string {
   if (by === 'type') return document.kind;
   if (by === 'folder') return dirname(document.path);
   if (by === 'state') return document.state;
+  if (by === 'language') return languageName(document.language) ?? 'language unknown';
   return (document.ocr?.pagesRead ?? 0) > 0 ? 'read by OCR' : 'own text';
 }
 
@@ -79,6 +81,7 @@ function describe(document: DocumentInfo): string {
     `modified ${new Date(document.modifiedMs).toISOString().slice(0, 10)}`,
     document.state === 'indexed' ? null : document.state,
     (document.ocr?.pagesRead ?? 0) > 0 ? `${document.ocr!.pagesRead} page(s) read by OCR` : null,
+    languageName(document.language),
   ].filter(Boolean);
   return `${document.path} (${facts.join(', ')})`;
 }
@@ -91,7 +94,7 @@ function describe(document: DocumentInfo): string {
 export const libraryTool: Tool<Inputs> = {
   name: 'library',
   description:
-    'List or count the documents in the library (in scope) by name, folder, type, pages, date and OCR state. ' +
+    'List or count the documents in the library (in scope) by name, folder, type, pages, date, OCR state and language. ' +
     'No search: use for "how many documents/PDFs", "list my files", "largest/newest files", "which files were scanned".',
   inputSchema: z.object({
     name: z.string().trim().max(80).default(''),

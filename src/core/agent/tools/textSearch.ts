@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ChunkSearchMode } from '../ports';
+import { interleaveHits, searchOtherLanguages } from '../research/otherLanguages';
 import { contentWords } from '../text';
 import { formatSource } from './format';
 import { choiceField, objectSchema, textField } from './schema';
@@ -36,7 +37,8 @@ export const textSearch: Tool<Inputs> = {
     k: 5,
     mode: 'hybrid',
   }),
-  async *run(inputs, { state, ports, signal }) {
+  async *run(inputs, context) {
+    const { state, ports, signal } = context;
     // The first search also tries the question's other wordings; every search is re-ranked.
     const rewrite = state.searches === 0;
     state.searches++;
@@ -46,8 +48,19 @@ export const textSearch: Tool<Inputs> = {
     const found = ports.retrieve
       ? await ports.retrieve(inputs.query, { ...options, rewrite, rerank: true }, signal)
       : null;
-    const hits = found?.hits ?? (await ports.searchChunks(inputs.query, options, signal));
+    const asked = found?.hits ?? (await ports.searchChunks(inputs.query, options, signal));
+    // The first search also runs in the other languages the documents in scope are written in.
+    const translated = rewrite
+      ? await searchOtherLanguages(context, async (query) =>
+          ports.retrieve
+            ? (await ports.retrieve(query, { ...options, rewrite: false, rerank: true }, signal)).hits
+            : ports.searchChunks(query, options, signal),
+        )
+      : [];
+    const hits =
+      translated.length > 0 ? interleaveHits([asked, ...translated.map((t) => t.hits)], inputs.k) : asked;
     const how = [
+      ...translated.map((t) => `also searched in ${t.language}`),
       found && found.forms.length > 1 ? `${found.forms.length} wordings fused` : '',
       found?.rerankedBy
         ? `re-ranked by the ${found.rerankedBy === 'reranker' ? 'reranker' : 'chat model'}`

@@ -24,6 +24,8 @@ export interface DocumentCatalog {
    */
   noteFiles(documents: IndexedDocument[]): Promise<void>;
   setState(id: string, state: DocumentState, error?: string | null): Promise<IndexedDocument>;
+  /** Records the language of a document's text (after OCR gave it text it did not have). */
+  setLanguage(id: string, language: string): Promise<void>;
   /** Removes a document; its content goes with it unless another file shares it. */
   remove(id: string): Promise<void>;
 }
@@ -138,6 +140,13 @@ export class IndexDocuments implements DocumentCatalog, ContentOwners {
       };
       await this.write([next]);
       return next;
+    });
+  }
+
+  setLanguage(id: string, language: string): Promise<void> {
+    return this.tables.exclusive(async () => {
+      const current = this.require(id);
+      if (current.language !== language) await this.write([{ ...current, language }]);
     });
   }
 

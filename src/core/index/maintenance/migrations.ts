@@ -3,6 +3,7 @@ import { QuireError } from '../../../shared/errors';
 import { freshMeta, openMetaTable, readMeta, writeMeta, type IndexMeta } from '../meta';
 import { SCHEMA_VERSION, TABLES } from '../schema';
 import { pageVectorRow } from '../vectors/pageVectorCells';
+import { detectStoredLanguages } from './documentLanguages';
 
 /*
  * Ordered steps from one schema version to the next. Each step must be safe to run again after a
@@ -53,6 +54,11 @@ export const MIGRATIONS: Migration[] = [
     from: 3,
     description: 'page vectors move from float32 lists to one fp16 cell per page (vector_count, vectors_f16)',
     run: (db) => packPageVectors(db),
+  },
+  {
+    from: 4,
+    description: 'documents record their language, detected from the page text already stored',
+    run: (db) => detectStoredLanguages(db),
   },
 ];
 

@@ -7,7 +7,7 @@ import { useChatStore } from '../chat/chatStore';
 import { AddToCollection } from '../collections/AddToCollection';
 import { usePagesStore } from '../pages/pagesStore';
 import { useLibraryStore } from './libraryStore';
-import { canRetry, STATE_LABELS, stateReason } from './libraryView';
+import { canRetry, describeLanguage, STATE_LABELS, stateReason } from './libraryView';
 import { UnlockForm } from './UnlockForm';
 
 interface DocumentItemProps {
@@ -24,6 +24,7 @@ export function DocumentItem({ document }: DocumentItemProps) {
   const name = fileName(document.relativePath);
   const folder = document.relativePath.slice(0, document.relativePath.length - name.length);
   const ocr = describeDocumentOcr(document.ocr);
+  const language = describeLanguage(document.language);
   const retry = useAction(useLibraryStore((state) => state.retry));
   const open = () =>
     usePagesStore.getState().openViewer({ documentId: document.id, page: 1, title: name, highlight: null });
@@ -38,7 +39,12 @@ export function DocumentItem({ document }: DocumentItemProps) {
     run: () => useChatStore.getState().askAbout({ paths: [document.path] }),
   });
   return (
-    <li className="document-item" data-testid="document-item" data-state={document.state}>
+    <li
+      className="document-item"
+      data-testid="document-item"
+      data-state={document.state}
+      data-window-key={document.id}
+    >
       <div className="document-item__head">
         <button
           type="button"
@@ -49,12 +55,19 @@ export function DocumentItem({ document }: DocumentItemProps) {
         >
           {name}
         </button>
-        <span
-          className={`badge badge--${document.state}`}
-          data-testid="document-state"
-          title={stateReason(document)}
-        >
-          {STATE_LABELS[document.state]}
+        <span className="document-item__labels">
+          {language && (
+            <span className="document-item__language" data-testid="document-language" title={language.title}>
+              {language.label}
+            </span>
+          )}
+          <span
+            className={`badge badge--${document.state}`}
+            data-testid="document-state"
+            title={stateReason(document)}
+          >
+            {STATE_LABELS[document.state]}
+          </span>
         </span>
       </div>
       <div className="document-item__meta">

@@ -1,9 +1,9 @@
-import { useState } from 'react';
 import type { DocumentInfo } from '../../../../shared/domain/library';
+import { WindowedList } from '../../components/WindowedList';
 import { DocumentItem } from './DocumentItem';
 
-/** Rendering thousands of rows at once stalls the window; reveal them in pages instead. */
-const BATCH = 200;
+/** A row with its name, state and one line of details. */
+const ROW_HEIGHT = 80;
 
 interface DocumentListProps {
   documents: readonly DocumentInfo[];
@@ -11,8 +11,10 @@ interface DocumentListProps {
   id: string;
 }
 
+const keyOf = (doc: DocumentInfo) => doc.id;
+const renderDocument = (doc: DocumentInfo) => <DocumentItem key={doc.id} document={doc} />;
+
 export function DocumentList({ documents, filtering, id }: DocumentListProps) {
-  const [shown, setShown] = useState(BATCH);
   if (documents.length === 0) {
     return (
       <p className="muted small" id={id} data-testid="document-list-empty">
@@ -20,19 +22,15 @@ export function DocumentList({ documents, filtering, id }: DocumentListProps) {
       </p>
     );
   }
-  const hidden = documents.length - shown;
   return (
-    <>
-      <ul className="document-list" data-testid="document-list" id={id}>
-        {documents.slice(0, shown).map((doc) => (
-          <DocumentItem key={doc.id} document={doc} />
-        ))}
-      </ul>
-      {hidden > 0 && (
-        <button type="button" className="button button--link" onClick={() => setShown(shown + BATCH)}>
-          Show {Math.min(hidden, BATCH)} more of {hidden}
-        </button>
-      )}
-    </>
+    <WindowedList
+      items={documents}
+      keyOf={keyOf}
+      renderItem={renderDocument}
+      estimatedHeight={ROW_HEIGHT}
+      className="document-list"
+      id={id}
+      testId="document-list"
+    />
   );
 }

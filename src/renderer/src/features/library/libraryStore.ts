@@ -1,12 +1,13 @@
 import { create } from 'zustand';
 import type { ErrorInfo } from '../../../../shared/errors';
-import type { DocumentInfo, IndexProgress, LibrarySnapshot } from '../../../../shared/domain/library';
+import type { DocumentInfo, IndexProgress, LibraryListing } from '../../../../shared/domain/library';
 import { quire } from '../../ipc/client';
 import { errorOf } from '../../lib/callResult';
 import { FreshnessGuard } from '../../lib/freshness';
+import { applyLibraryChange } from './libraryChange';
 
 export interface LibraryState {
-  snapshot: LibrarySnapshot | null;
+  snapshot: LibraryListing | null;
   progress: IndexProgress | null;
   loadError: string | null;
   /** Adds a folder; resolves to the error to show where the user typed, or null. */
@@ -24,7 +25,6 @@ export interface LibraryState {
   cancel: () => Promise<ErrorInfo | null>;
 }
 
-const snapshotGuard = new FreshnessGuard();
 const progressGuard = new FreshnessGuard();
 
 export const useLibraryStore = create<LibraryState>((set, get) => ({
@@ -87,7 +87,7 @@ export const useLibraryStore = create<LibraryState>((set, get) => ({
   cancel: async () => applyProgressCall(await quire['library.cancel']({})),
 }));
 
-function withoutRoot(snapshot: LibrarySnapshot, rootId: string): LibrarySnapshot {
+function withoutRoot(snapshot: LibraryListing, rootId: string): LibraryListing {
   return {
     ...snapshot,
     roots: snapshot.roots.filter((root) => root.id !== rootId),
@@ -95,7 +95,7 @@ function withoutRoot(snapshot: LibrarySnapshot, rootId: string): LibrarySnapshot
   };
 }
 
-function withDocument(snapshot: LibrarySnapshot, updated: DocumentInfo): LibrarySnapshot {
+function withDocument(snapshot: LibraryListing, updated: DocumentInfo): LibraryListing {
   return { ...snapshot, documents: snapshot.documents.map((doc) => (doc.id === updated.id ? updated : doc)) };
 }
 
@@ -108,11 +108,12 @@ function applyProgressCall(result: Awaited<ReturnType<(typeof quire)['library.pa
 }
 
 async function fetchLibrary(): Promise<void> {
-  const snapshotToken = snapshotGuard.begin();
   const progressToken = progressGuard.begin();
   const [snapshot, progress] = await Promise.all([quire['library.list']({}), quire['library.progress']({})]);
   if (snapshot.ok) {
-    if (snapshotGuard.isFresh(snapshotToken))
+    // Listings are numbered: an older one than what changes already brought is not taken.
+    const held = useLibraryStore.getState().snapshot;
+    if (!held || held.revision <= snapshot.value.revision)
       useLibraryStore.setState({ snapshot: snapshot.value, loadError: null });
   } else {
     useLibraryStore.setState({ loadError: snapshot.error.message });
@@ -124,9 +125,11 @@ async function fetchLibrary(): Promise<void> {
 /** Mirrors the engine's library: fetch on every (re)connect, then follow its events. */
 export function startLibrarySync(onConnected: (listener: () => void) => () => void): () => void {
   const stops = [
-    quire.on('library.onChanged', (snapshot) => {
-      snapshotGuard.noteEvent();
-      useLibraryStore.setState({ snapshot, loadError: null });
+    quire.on('library.onChanged', (change) => {
+      const held = useLibraryStore.getState().snapshot;
+      const next = held && applyLibraryChange(held, change);
+      if (next) useLibraryStore.setState({ snapshot: next, loadError: null });
+      else void fetchLibrary();
     }),
     quire.on('library.onProgress', (progress) => {
       progressGuard.noteEvent();

@@ -5,6 +5,7 @@ import type {
   SkippedFile,
   WorkKind,
 } from '../../../../shared/domain/library';
+import { languageName, UNDETERMINED_LANGUAGE } from '../../../../shared/domain/language';
 import { formatEta, formatRate, percent, plural } from '../../lib/format';
 
 export const STATE_LABELS: Record<DocumentState, string> = {
@@ -191,4 +192,15 @@ export function describeWork(progress: IndexProgress): WorkLineView[] {
       current: left && !progress.paused ? line.currentPath : null,
     };
   });
+}
+
+/** The language label beside a document's state; null before its text is read. */
+export function describeLanguage(
+  language: string | null | undefined,
+): { label: string; title: string } | null {
+  if (language == null) return null;
+  if (language === UNDETERMINED_LANGUAGE)
+    return { label: 'Language unknown', title: 'Too little text to tell its language.' };
+  const name = languageName(language) ?? language;
+  return { label: name, title: `Its text reads as ${name}.` };
 }

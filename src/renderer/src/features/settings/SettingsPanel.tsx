@@ -1,3 +1,4 @@
+import { LibraryLocationSection } from './LibraryLocationSection';
 import { OcrSettingsSection } from './OcrSettingsSection';
 import { UpdatesSection } from '../updates/UpdatesSection';
 import { THEME_CHOICES, type ThemeChoice } from './theme';
@@ -30,6 +31,7 @@ export function SettingsPanel() {
       </fieldset>
       <OcrSettingsSection />
       <WebSearchSettings />
+      <LibraryLocationSection />
       <UpdatesSection />
       <section className="panel-section">
         <h3 className="section-title">Keyboard</h3>

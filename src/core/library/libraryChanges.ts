@@ -1,0 +1,73 @@
+import type {
+  DocumentInfo,
+  LibraryChange,
+  LibraryListing,
+  LibrarySnapshot,
+} from '../../shared/domain/library';
+
+interface ChangeSource {
+  snapshot(): LibrarySnapshot;
+  events: { on(event: 'changed', listener: (snapshot: LibrarySnapshot) => void): () => void };
+}
+
+/** Whether two records of a document say the same; nested values (OCR figures) compare as JSON. */
+function sameDocument(a: DocumentInfo, b: DocumentInfo): boolean {
+  for (const key of Object.keys(a) as Array<keyof DocumentInfo>) {
+    const x = a[key];
+    const y = b[key];
+    if (x === y) continue;
+    if (typeof x !== 'object' || typeof y !== 'object' || JSON.stringify(x) !== JSON.stringify(y))
+      return false;
+  }
+  return Object.keys(b).length === Object.keys(a).length;
+}
+
+/**
+ * Sends the library's changes instead of the whole library: with ten thousand files, a state change
+ * is one row, not a megabyte per update. Each change is numbered; `list()` sends what is pending first,
+ * so a listing and the changes after it always join up.
+ */
+export class LibraryChangeFeed {
+  private revision = 0;
+  private sent = new Map<string, DocumentInfo>();
+  private sentOther = '';
+
+  constructor(
+    private readonly library: ChangeSource,
+    private readonly emit: (change: LibraryChange) => void,
+  ) {
+    // Lives as long as the library: its emitter is cleared when it is disposed.
+    library.events.on('changed', (snapshot) => this.send(snapshot));
+  }
+
+  list(): LibraryListing {
+    const snapshot = this.library.snapshot();
+    this.send(snapshot);
+    return { ...snapshot, revision: this.revision };
+  }
+
+  private send(snapshot: LibrarySnapshot): void {
+    const documents: DocumentInfo[] = [];
+    const current = new Map<string, DocumentInfo>();
+    for (const doc of snapshot.documents) {
+      current.set(doc.id, doc);
+      const before = this.sent.get(doc.id);
+      if (!before || !sameDocument(before, doc)) documents.push(doc);
+    }
+    const removed = [...this.sent.keys()].filter((id) => !current.has(id));
+    const other = JSON.stringify([snapshot.roots, snapshot.skipped, snapshot.scanning]);
+    if (documents.length === 0 && removed.length === 0 && other === this.sentOther) return;
+    this.sent = current;
+    this.sentOther = other;
+    const from = this.revision++;
+    this.emit({
+      from,
+      to: this.revision,
+      roots: snapshot.roots,
+      skipped: snapshot.skipped,
+      scanning: snapshot.scanning,
+      documents,
+      removed,
+    });
+  }
+}

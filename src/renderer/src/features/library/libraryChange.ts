@@ -1,0 +1,43 @@
+import type { DocumentInfo, LibraryChange, LibraryListing } from '../../../../shared/domain/library';
+
+const byPath = new Intl.Collator().compare;
+
+/** Two lists sorted by path, merged in one pass. */
+function mergeByPath(a: readonly DocumentInfo[], b: readonly DocumentInfo[]): DocumentInfo[] {
+  const merged: DocumentInfo[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) merged.push(byPath(a[i]!.path, b[j]!.path) <= 0 ? a[i++]! : b[j++]!);
+  while (i < a.length) merged.push(a[i++]!);
+  while (j < b.length) merged.push(b[j++]!);
+  return merged;
+}
+
+/**
+ * The listing after a change, or null when the change does not start where the listing is (a
+ * change was missed): the caller lists the library again. A change the listing already holds is
+ * returned as is.
+ */
+export function applyLibraryChange(listing: LibraryListing, change: LibraryChange): LibraryListing | null {
+  if (change.to <= listing.revision) return listing;
+  if (change.from !== listing.revision) return null;
+  const changed = new Map(change.documents.map((doc) => [doc.id, doc]));
+  const gone = new Set(change.removed);
+  const kept: DocumentInfo[] = [];
+  for (const doc of listing.documents) {
+    if (gone.has(doc.id)) continue;
+    const next = changed.get(doc.id);
+    // A changed path moves the document; it joins the new ones, which are merged in order.
+    if (next && next.path !== doc.path) continue;
+    kept.push(next ?? doc);
+    if (next) changed.delete(doc.id);
+  }
+  const added = [...changed.values()].sort((a, b) => byPath(a.path, b.path));
+  return {
+    roots: change.roots,
+    skipped: change.skipped,
+    scanning: change.scanning,
+    documents: added.length > 0 ? mergeByPath(kept, added) : kept,
+    revision: change.to,
+  };
+}

@@ -1,0 +1,38 @@
+/** Mounts one panel of the app, as the test's set-up names it, over the stand-in engine. */
+import { harnessSetup } from './install';
+import { StrictMode, type ReactNode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { startEngineSync } from '../../../src/renderer/src/app/engineSync';
+import { ChatPanel } from '../../../src/renderer/src/features/chat/ChatPanel';
+import { LibrarySidebar } from '../../../src/renderer/src/features/library/LibrarySidebar';
+import { ModelsPanel } from '../../../src/renderer/src/features/models/ModelsPanel';
+import { PageViewer } from '../../../src/renderer/src/features/pages/PageViewer';
+import { usePagesStore } from '../../../src/renderer/src/features/pages/pagesStore';
+import '../../../src/renderer/src/styles/base.css';
+import '../../../src/renderer/src/styles/controls.css';
+import '../../../src/renderer/src/app/app.css';
+
+function panel(): ReactNode {
+  switch (harnessSetup.panel) {
+    case 'chat':
+      return (
+        <>
+          <ChatPanel />
+          <PageViewer />
+        </>
+      );
+    case 'library':
+      return <LibrarySidebar />;
+    case 'models':
+      return <ModelsPanel />;
+    case 'viewer':
+      return <PageViewer />;
+  }
+}
+
+startEngineSync();
+if (harnessSetup.viewer) usePagesStore.getState().openViewer({ ...harnessSetup.viewer, highlight: null });
+
+const container = document.getElementById('root');
+if (!container) throw new Error('The harness page has no #root element.');
+createRoot(container).render(<StrictMode>{panel()}</StrictMode>);

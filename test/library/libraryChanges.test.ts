@@ -1,0 +1,86 @@
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LibraryChangeFeed } from '../../src/core/library/libraryChanges';
+import { LibraryService } from '../../src/core/library/libraryService';
+import { applyLibraryChange } from '../../src/renderer/src/features/library/libraryChange';
+import type { LibraryChange, LibraryListing } from '../../src/shared/domain/library';
+import { startLibrary } from '../helpers/libraryRows';
+import { tempDir } from '../helpers/shared';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function openFeed() {
+  const data = await tempDir();
+  const folder = await tempDir();
+  cleanups.push(data.cleanup, folder.cleanup);
+  const library = new LibraryService({ dataDir: data.path, watch: true, changeDelayMs: 20 });
+  const changes: LibraryChange[] = [];
+  const feed = new LibraryChangeFeed(library, (change) => changes.push(change));
+  cleanups.unshift(await startLibrary(library, data.path));
+  return { library, feed, changes, folder: folder.path };
+}
+
+function follow(listing: LibraryListing, changes: readonly LibraryChange[]): LibraryListing {
+  let state = listing;
+  for (const change of changes) {
+    const next = applyLibraryChange(state, change);
+    if (!next) throw new Error(`change ${change.from}->${change.to} does not follow ${state.revision}`);
+    state = next;
+  }
+  return state;
+}
+
+const note = (folder: string, name: string, text = `# ${name}\n`) => writeFile(join(folder, name), text);
+
+describe('the library sends its changes, not itself', () => {
+  it('a listing followed by the changes after it equals a fresh listing; one edit sends one document', async () => {
+    const { library, feed, changes, folder } = await openFeed();
+    for (const name of ['b.md', 'a.md', 'd.md']) await note(folder, name);
+    const start = feed.list();
+    await library.addFolder(folder);
+    await library.whenIdle();
+    await expect.poll(() => follow(start, changes.slice()).documents.length).toBe(3);
+
+    await note(folder, 'c.md');
+    await rm(join(folder, 'd.md'));
+    await expect
+      .poll(() =>
+        follow(start, changes.slice())
+          .documents.map((d) => d.relativePath)
+          .join(),
+      )
+      .toBe('a.md,b.md,c.md');
+    const settled = changes.length;
+
+    await note(folder, 'a.md', '# a, longer now\n');
+    await expect.poll(() => changes.length).toBeGreaterThan(settled);
+    const edit = changes.at(-1)!;
+    expect(edit.documents.map((d) => d.relativePath)).toEqual(['a.md']);
+    expect(edit.removed).toEqual([]);
+
+    const fresh = feed.list();
+    expect(follow(start, changes.slice())).toEqual(fresh);
+  });
+
+  it('a client that missed a change lists again instead of applying the next one', async () => {
+    const { library, feed, changes, folder } = await openFeed();
+    const start = feed.list();
+    await note(folder, 'one.md');
+    await library.addFolder(folder);
+    await library.whenIdle();
+    await expect.poll(() => changes.length).toBeGreaterThan(0);
+    await note(folder, 'two.md');
+    await expect
+      .poll(() => changes.some((c) => c.documents.some((d) => d.relativePath === 'two.md')))
+      .toBe(true);
+    const last = changes.at(-1)!;
+    expect(applyLibraryChange(start, last)).toBeNull();
+    // A change already included in a newer listing leaves it as it is.
+    const fresh = feed.list();
+    expect(applyLibraryChange(fresh, changes[0]!)).toBe(fresh);
+  });
+});
