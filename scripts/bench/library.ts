@@ -4,19 +4,22 @@
  */
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { Index } from '../../src/core/index/openIndex';
 import { LibraryService } from '../../src/core/library/libraryService';
 import { corpusDir, tempDir } from '../../test/helpers/shared';
 import { peakRssBytes, type BenchReport } from './report';
 
 async function scan(dataDir: string, folder: string | null) {
   const library = new LibraryService({ dataDir, watch: false });
+  const index = await Index.open({ uri: join(dataDir, 'index') });
   const started = performance.now();
-  await library.start();
+  await library.start(index.documents);
   if (folder) await library.addFolder(folder);
   await library.whenIdle();
   const seconds = (performance.now() - started) / 1000;
   const docs = library.snapshot().documents;
   await library.dispose();
+  await index.dispose();
   const pages = docs.reduce((sum, d) => sum + (d.pages ?? 0), 0);
   return { seconds, files: docs.length, pages };
 }

@@ -2,7 +2,7 @@
  * The composition root: configuration in, services out. Nothing is opened at import time; `start()`
  * opens the stores and begins watching, `dispose()` releases everything in reverse order.
  */
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import type { EventName, EventPayload } from '../shared/ipc/contract';
 import { QuireError } from '../shared/errors';
 import { AgentService } from './agent/agentService';
@@ -21,6 +21,7 @@ import type { LibraryLocation } from './location/libraryLocation';
 import { LocationSettings, readLocationSetting } from './location/locationSetting';
 import { publishingPool } from './location/publishingPool';
 import { explainStoreFailure, openSharedLibrary, type SharedLibrary } from './location/sharedLibrary';
+import { followWriter, underFolders } from './location/sharedFollowing';
 import { objectStoreFiles } from './location/storedFiles';
 import { BackgroundEmbedding } from './ingestion/backgroundEmbedding';
 import { Ingestion } from './ingestion/ingestion';
@@ -119,6 +120,8 @@ export interface Core extends CoreServices {
   /** Vectors for indexed content: attached to searches, filled in the background or on request. Open after `start()`. */
   readonly embedding: BackgroundEmbedding;
   start(): Promise<void>;
+  /** A shared library's reader catches up with its writer: documents, collections, vectors. */
+  refreshShared(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -225,6 +228,7 @@ export function createCore(config: CoreConfig): Core {
   let pool: DocumentPool | undefined;
   let agent: AgentService | undefined;
   let embedding: BackgroundEmbedding | undefined;
+  let stopFollowing: (() => void) | undefined;
   const opened = <T>(service: T | undefined, name: string): T => {
     if (!service) throw new QuireError('internal', `The ${name} is not open yet.`);
     return service;
@@ -295,7 +299,7 @@ export function createCore(config: CoreConfig): Core {
           }
         },
       });
-      await library.start();
+      await library.start(index.documents, { readOnly: shared ? !shared.writer : false });
       await ocrSettings.load();
       const ownPool = createDocumentPool({
         ...(config.workers ? { size: config.workers } : {}),
@@ -325,15 +329,7 @@ export function createCore(config: CoreConfig): Core {
             password: (id) => passwords.get(id),
           }),
         },
-        // A shared library's writer prunes only documents under its own folders.
-        ...(shared
-          ? {
-              ownsDocument: (doc: { path: string }) =>
-                library
-                  .rootPaths()
-                  .some((root) => doc.path.startsWith(root.endsWith(sep) ? root : root + sep)),
-            }
-          : {}),
+        ...(shared ? { ownsDocument: underFolders(() => library.rootPaths()) } : {}),
       });
       ingestion.events.on('progress', (progress) => events.emit('library.onProgress', progress));
       agent = new AgentService({
@@ -362,9 +358,15 @@ export function createCore(config: CoreConfig): Core {
         await background.attach().catch(() => undefined);
       }
       if ((config.ingest ?? true) && (shared?.writer ?? true)) ingestion.start();
+      if (shared && !shared.writer && config.watch) stopFollowing = followWriter(() => core.refreshShared());
       await updates.load();
     },
+    async refreshShared() {
+      await opened(index, 'index').refresh();
+      library.reload();
+    },
     async dispose() {
+      stopFollowing?.();
       updates.dispose();
       await agent?.dispose();
       await embedding?.dispose();

@@ -62,7 +62,7 @@ async function openPipeline(
     imageLongEdge: 300,
     retryDelayMs: 10,
   });
-  await library.start();
+  await library.start(index.documents);
   queue.start();
   cleanups.unshift(async () => {
     await queue.dispose();

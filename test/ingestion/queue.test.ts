@@ -78,7 +78,7 @@ async function setUp(files: string[], failures = new Map<string, () => Error>())
     await library.dispose();
     await index.dispose();
   });
-  await library.start();
+  await library.start(index.documents);
   queue.start();
   const progress: IndexProgress[] = [];
   queue.events.on('progress', (p) => progress.push(p));

@@ -1,6 +1,7 @@
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LibraryService } from '../../src/core/library/libraryService';
+import { startLibrary } from '../helpers/libraryRows';
 import { corpusDir, readManifest, tempDir } from '../helpers/shared';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -12,11 +13,11 @@ async function scanFolder(folder: string) {
   const data = await tempDir();
   cleanups.push(data.cleanup);
   const library = new LibraryService({ dataDir: data.path, watch: false });
-  await library.start();
+  const close = await startLibrary(library, data.path);
   await library.addFolder(folder);
   await library.whenIdle();
   const docs = library.snapshot().documents;
-  await library.dispose();
+  await close();
   return docs;
 }
 

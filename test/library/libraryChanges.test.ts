@@ -5,6 +5,7 @@ import { LibraryChangeFeed } from '../../src/core/library/libraryChanges';
 import { LibraryService } from '../../src/core/library/libraryService';
 import { applyLibraryChange } from '../../src/renderer/src/features/library/libraryChange';
 import type { LibraryChange, LibraryListing } from '../../src/shared/domain/library';
+import { startLibrary } from '../helpers/libraryRows';
 import { tempDir } from '../helpers/shared';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -17,10 +18,9 @@ async function openFeed() {
   const folder = await tempDir();
   cleanups.push(data.cleanup, folder.cleanup);
   const library = new LibraryService({ dataDir: data.path, watch: true, changeDelayMs: 20 });
-  cleanups.unshift(() => library.dispose());
   const changes: LibraryChange[] = [];
   const feed = new LibraryChangeFeed(library, (change) => changes.push(change));
-  await library.start();
+  cleanups.unshift(await startLibrary(library, data.path));
   return { library, feed, changes, folder: folder.path };
 }
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LibraryService } from '../../src/core/library/libraryService';
 import type { LibrarySnapshot } from '../../src/shared/domain/library';
+import { startLibrary } from '../helpers/libraryRows';
 import { corpusDir, tempDir } from '../helpers/shared';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -19,8 +20,7 @@ async function fixture() {
 
 async function openLibrary(dataDir: string, watch = false) {
   const library = new LibraryService({ dataDir, watch, changeDelayMs: 20 });
-  cleanups.unshift(() => library.dispose());
-  await library.start();
+  cleanups.unshift(await startLibrary(library, dataDir));
   return library;
 }
 
@@ -106,8 +106,7 @@ describe('LibraryService', () => {
         return { pages: 1, state: 'listed', error: null };
       },
     });
-    cleanups.unshift(() => second.dispose());
-    await second.start();
+    cleanups.unshift(await startLibrary(second, dataDir));
     await second.whenIdle();
     expect(second.snapshot().roots.map((r) => r.path)).toEqual([folder]);
     expect(second.snapshot().documents.map((d) => d.pages)).toEqual([14]);

@@ -8,6 +8,7 @@ import { LibraryService } from '../../src/core/library/libraryService';
 import { realRoots } from '../../src/core/library/pathPolicy';
 import { refuseProtectedFolder } from '../../src/core/library/protectedFolders';
 import type { LibrarySnapshot } from '../../src/shared/domain/library';
+import { startLibrary } from '../helpers/libraryRows';
 import { quireRejection } from '../helpers/rejection';
 import { tempDir } from '../helpers/shared';
 
@@ -24,8 +25,7 @@ async function dir() {
 
 async function openLibrary(dataDir: string, watch = false) {
   const library = new LibraryService({ dataDir, watch, changeDelayMs: 20 });
-  cleanups.unshift(() => library.dispose());
-  await library.start();
+  cleanups.unshift(await startLibrary(library, dataDir));
   return library;
 }
 
@@ -177,8 +177,7 @@ describe('folders the library refuses', () => {
       watch: false,
       documentFoldersInDataDir: [webDownloads],
     });
-    cleanups.unshift(() => withDownloads.dispose());
-    await withDownloads.start();
+    cleanups.unshift(await startLibrary(withDownloads, dataDir));
     await expect(withDownloads.addFolder(webDownloads)).resolves.toMatchObject({ path: webDownloads });
     expect((await quireRejection(withDownloads.addFolder(join(dataDir, 'index')))).code).toBe('forbidden');
     const documents = join(base, 'home', 'Documents');
@@ -191,8 +190,7 @@ describe('the library as the composition root builds it', () => {
   it('accepts the web downloads folder and nothing else of the data folder', async () => {
     const dataDir = await dir();
     const core = createCore({ dataDir, ingest: false, findModels: false, detectServers: false });
-    cleanups.unshift(() => core.library.dispose());
-    await core.library.start();
+    cleanups.unshift(await startLibrary(core.library, dataDir));
     await mkdir(core.web.downloadsFolder, { recursive: true });
     await expect(core.library.addFolder(core.web.downloadsFolder)).resolves.toMatchObject({
       path: core.web.downloadsFolder,

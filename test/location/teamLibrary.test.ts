@@ -124,6 +124,12 @@ describe.skipIf(!hasCorpus)('a team library on a local S3-compatible store', () 
     const readerDir = await dataDir();
     const reader = createCore({ dataDir: readerDir, library: location, ingest: false, findModels: false });
     await reader.start();
+    // The reader's library panel lists the writer's documents, from the store's documents table.
+    const listed = () => reader.library.snapshot();
+    const first = listed().documents.find((d) => d.path.endsWith('tracemonkey.pdf'));
+    expect(first).toMatchObject({ state: 'indexed', relativePath: 'tracemonkey.pdf' });
+    expect(listed().roots.map((root) => root.id)).toContain(first!.rootId);
+    await expect(reader.library.addFolder(readerDir)).rejects.toThrow(/read-only/);
     const writer = createCore({
       dataDir: await dataDir(),
       library: location,
@@ -140,10 +146,31 @@ describe.skipIf(!hasCorpus)('a team library on a local S3-compatible store', () 
       await indexInto(writer, folder);
       // The writer folds new rows into the full-text index (as it does once idle), then the reader catches up.
       await writer.index.maintenance.optimize();
-      await reader.index.refresh();
+      await writer.index.collections.create('Reviews');
+      await writer.index.collections.add('Reviews', [join(folder, 'TAMReview.pdf')]);
+      await reader.refreshShared();
       expect(await search(reader, 'technology acceptance model')).toContain(join(folder, 'TAMReview.pdf'));
+      expect(listed().documents.find((d) => d.path === join(folder, 'TAMReview.pdf'))).toMatchObject({
+        state: 'indexed',
+        pages: expect.any(Number),
+      });
+      expect(reader.index.collections.get('Reviews')?.paths).toEqual([join(folder, 'TAMReview.pdf')]);
       // The first folder's documents are still there: a writer prunes only under its own folders.
       expect(reader.index.documents.list().some((d) => d.path.endsWith('tracemonkey.pdf'))).toBe(true);
+
+      // The writer drops the folder and the collection: the reader's next refresh shows both gone.
+      const tam = writer.index.documents.list().find((d) => d.path === join(folder, 'TAMReview.pdf'))!;
+      await writer.library.removeFolder(tam.rootId);
+      await writer.index.collections.delete('Reviews');
+      const deadline = Date.now() + 60_000;
+      while (writer.index.documents.get(tam.id)) {
+        if (Date.now() > deadline) throw new Error('the writer did not remove the document');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await reader.refreshShared();
+      expect(listed().documents.some((d) => d.id === tam.id)).toBe(false);
+      expect(listed().documents.some((d) => d.path.endsWith('tracemonkey.pdf'))).toBe(true);
+      expect(reader.index.collections.get('Reviews')).toBeNull();
     } finally {
       await writer.dispose();
       await reader.dispose();

@@ -59,6 +59,7 @@ export class Index {
     private readonly parts: {
       vectors: IndexVectors;
       documents: IndexDocuments;
+      collections: IndexCollections;
       fullText: FullTextIndexes;
     },
   ) {}
@@ -114,6 +115,7 @@ export class Index {
       return new Index(tables, documents, collections, content, recognized, vectors, search, maintenance, {
         vectors,
         documents,
+        collections,
         fullText,
       });
     } catch (error) {
@@ -124,11 +126,13 @@ export class Index {
 
   /**
    * A reader of a shared library catches up with what its writer committed since it opened: tables
-   * are read at their latest version already; this reloads the documents and vectors known in memory.
+   * are read at their latest version already; this reloads what is known in memory: documents (new
+   * and deleted), collections, vectors.
    */
   async refresh(): Promise<void> {
     this.tables.assertOpen();
     await this.parts.documents.load();
+    await this.parts.collections.load();
     await this.parts.vectors.load();
     await this.parts.fullText.load();
   }

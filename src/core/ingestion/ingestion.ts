@@ -152,7 +152,8 @@ export class Ingestion {
   /** Reconciles the library with the index after a start (or a crash) and follows library changes. */
   start(): void {
     this.reconciliation.start();
-    const recognition = this.recognition?.queueMissing() ?? Promise.resolve();
+    const summaries = this.recognition?.publishSummaries() ?? Promise.resolve();
+    const recognition = summaries.then(() => this.recognition?.queueMissing());
     const images = this.options.renderImages !== false ? this.backfill.queueMissing() : Promise.resolve();
     this.startup = Promise.all([recognition, images]).then(() => undefined);
   }

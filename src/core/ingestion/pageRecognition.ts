@@ -239,6 +239,23 @@ export class PageRecognition {
     }
   }
 
+  /**
+   * Tells the library how the scanned pages of every indexed file were read, in one read of the
+   * pages table: the documents table does not keep it, and the library's list shows it from the start.
+   */
+  async publishSummaries(): Promise<void> {
+    const { recognized, documents, settings } = this.deps;
+    try {
+      const summaries = await recognized.ocrSummaries(settings.key);
+      for (const doc of documents.list()) {
+        const summary = doc.contentHash ? summaries.get(doc.contentHash) : undefined;
+        if (summary && doc.state === 'indexed') this.deps.onSummary(doc.id, summary, doc.language ?? null);
+      }
+    } catch (error) {
+      console.error('quire: could not summarise OCR', error);
+    }
+  }
+
   /** Tells the library how the pages of every file with this content were read. */
   async publishSummary(contentHash: string): Promise<void> {
     const { recognized, documents, settings } = this.deps;

@@ -1,3 +1,4 @@
+import type { DocumentState } from '../../shared/domain/library';
 import type { DocumentCatalog } from '../index/documents/documentCatalog';
 import type { IndexedDocument } from '../index/records';
 import type { LibraryService } from '../library/libraryService';
@@ -5,12 +6,11 @@ import type { StoredDocument } from '../library/libraryStore';
 import type { PasswordVault } from './passwordVault';
 
 const REMOVAL_GRACE_MS = 1000;
+/** Row states that say reading the file ended: nothing to queue while the file is unchanged. */
+const ENDED = new Set<DocumentState>(['indexed', 'needsPassword', 'failed', 'quarantined', 'unsupported']);
 
 export interface ReconciliationDeps {
-  library: Pick<
-    LibraryService,
-    'events' | 'allDocuments' | 'document' | 'updateDocument' | 'busy' | 'isLeaving'
-  >;
+  library: Pick<LibraryService, 'events' | 'allDocuments' | 'document' | 'busy' | 'isLeaving'>;
   documents: Pick<DocumentCatalog, 'get' | 'list' | 'remove'>;
   passwords: Pick<PasswordVault, 'forget'>;
   /** Queues a file for reading; `urgent` for files the user is waiting for. */
@@ -27,8 +27,10 @@ export interface ReconciliationDeps {
 }
 
 /**
- * Keeps the index in step with the library: at start (or after a crash) it queues what changed while
- * Quire was not running and drops what vanished; afterwards it follows the library's changes.
+ * Carries the library's changes to the queue and the index. The library lists the index's own rows
+ * and its scan compares them with the disk (a new or changed file is announced, a vanished one
+ * removed), so at start there is nothing to reconcile: files whose reading never ended are queued,
+ * as are files the scan announced before this started. Removals wait a moment (see below).
  */
 export class Reconciliation {
   private readonly unsubscribe: Array<() => void> = [];
@@ -50,27 +52,10 @@ export class Reconciliation {
     const known = new Set<string>();
     for (const doc of library.allDocuments()) {
       known.add(doc.id);
-      const indexed = documents.get(doc.id);
-      if (indexed && isCurrent(indexed, doc)) {
-        const language = indexed.language ?? null;
-        if (
-          indexed.state !== doc.state ||
-          doc.contentHash !== indexed.contentHash ||
-          language !== (doc.language ?? null)
-        ) {
-          library.updateDocument(doc.id, {
-            state: indexed.state,
-            error: indexed.error,
-            pages: indexed.pages ?? doc.pages,
-            contentHash: indexed.contentHash,
-            language,
-          });
-        }
-        continue;
-      }
-      this.deps.enqueue(doc, false);
+      const row = documents.get(doc.id);
+      if (!row || !isCurrent(row, doc) || !ENDED.has(row.state)) this.deps.enqueue(doc, false);
     }
-    // Files deleted while Quire was not running.
+    // Rows of folders removed while Quire was not running (or just before it stopped).
     for (const indexed of documents.list()) {
       if (!known.has(indexed.id) && (this.deps.owns?.(indexed) ?? true)) void this.dropFromIndex(indexed.id);
     }
@@ -117,7 +102,7 @@ export class Reconciliation {
   }
 }
 
-/** The index row still describes the file on disk (same size and time), whatever its state. */
+/** The row describes the file as the library last saw it (same size and time). */
 function isCurrent(indexed: IndexedDocument, doc: StoredDocument): boolean {
   return indexed.path === doc.path && indexed.bytes === doc.bytes && indexed.modifiedMs === doc.modifiedMs;
 }

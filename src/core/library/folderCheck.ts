@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
+import { isInside } from '../common/paths';
 import { QuireError } from '../../shared/errors';
 import { refuseProtectedFolder } from './protectedFolders';
 
@@ -33,4 +34,20 @@ export async function checkFolder(
     throw new QuireError('not_readable', `Quire is not allowed to read ${folder}.`);
   }
   return folder;
+}
+
+/** Refuses a folder that is, holds or lies inside one of the library's folders. */
+export function refuseOverlap(folder: string, rootPaths: readonly string[]): void {
+  for (const root of rootPaths) {
+    if (root === folder) throw new QuireError('already_exists', `${folder} is already in the library.`);
+    if (isInside(folder, root)) {
+      throw new QuireError('already_exists', `${folder} is already in the library, inside ${root}.`);
+    }
+    if (isInside(root, folder)) {
+      throw new QuireError(
+        'already_exists',
+        `${root} is already in the library: remove it first to add the folder that contains it.`,
+      );
+    }
+  }
 }

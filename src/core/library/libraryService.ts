@@ -1,15 +1,16 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { relative } from 'node:path';
 import type { FSWatcher } from 'chokidar';
-import type { DocumentInfo, LibraryRoot, LibrarySnapshot, SkippedFile } from '../../shared/domain/library';
+import type { LibraryRoot, LibrarySnapshot, SkippedFile } from '../../shared/domain/library';
 import { QuireError } from '../../shared/errors';
 import { Emitter } from '../common/emitter';
 import { idForPath } from '../common/ids';
 import { isInside } from '../common/paths';
 import { createLimiter } from '../common/limit';
 import { documentKindOf } from '../documents/readers/formatReaders';
-import { checkFolder } from './folderCheck';
+import { foldersOfRows, foundDocument, fromRow, listedRow, RowBatcher, toDocumentInfo } from './documentRows';
+import type { DocumentRows } from './documentRows';
+import { checkFolder, refuseOverlap } from './folderCheck';
 import { RemovedFolders, unfinished, type RemovedFolder } from './removedFolders';
 import { walkDocuments } from './folderWalker';
 import { watchFolder } from './folderWatcher';
@@ -17,11 +18,10 @@ import { LibraryStore, type StoredDocument } from './libraryStore';
 import { countPages, type PageCount } from './pageCounter';
 import { checkFile, realRoots, requireInLibrary } from './pathPolicy';
 
-const SAVE_DELAY_MS = 500;
 /** How long an undoable removal can be taken back. */
 const REMOVAL_UNDO_MS = 8_000;
 
-export type { RemovedFolder };
+export { toDocumentInfo, type RemovedFolder };
 
 export interface LibraryEvents extends Record<string, unknown> {
   /** The whole library as the UI shows it; coalesced, at most every `changeDelayMs`. */
@@ -50,7 +50,9 @@ export interface LibraryServiceOptions {
 
 /**
  * The library: the folders the user added and the documents in them, kept current by scanning and
- * watching. It knows files (size, mtime, page count, state); indexing them is the ingestion queue's job.
+ * watching. The index's `documents` table is the record of every document; the library serves it
+ * from memory, with the states of files being read (queued, indexing) that need not outlive a run,
+ * and writes a row for each file it finds (in batches). Indexing them is the ingestion queue's job.
  */
 export class LibraryService {
   readonly events = new Emitter<LibraryEvents>();
@@ -66,31 +68,59 @@ export class LibraryService {
   private readonly limitPageCounts = createLimiter(Math.max(1, Math.min(4, availableParallelism())));
   private readonly countPages: NonNullable<LibraryServiceOptions['countPages']>;
   private changeTimer: NodeJS.Timeout | undefined;
-  private saveChain: Promise<void> = Promise.resolve();
-  private saveTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  private rows: DocumentRows | null = null;
+  /** A reader of a shared library: it lists its writer's documents and changes nothing. */
+  private readOnly = false;
+  /** Rows of files found, written a batch at a time; a row whose file went or changed since is dropped. */
+  private readonly found = new RowBatcher(
+    (rows) => this.requireRows().noteFiles(rows),
+    (row) => this.documents.get(row.id)?.modifiedMs === row.modifiedMs,
+  );
 
   constructor(private readonly options: LibraryServiceOptions) {
     this.store = new LibraryStore(options.dataDir);
     this.countPages = options.countPages ?? countPages;
   }
 
-  async start(): Promise<void> {
+  /**
+   * Opens the library on the index's documents. A first-format `library.json` has its documents
+   * moved into the index once. `readOnly` (a shared library's reader) lists the rows and scans nothing.
+   */
+  async start(rows: DocumentRows, { readOnly = false } = {}): Promise<void> {
+    this.rows = rows;
+    this.readOnly = readOnly;
     const stored = await this.store.load();
+    if (readOnly) return this.reload();
     for (const root of stored.roots) this.roots.set(root.id, root);
-    for (const doc of stored.documents) if (this.roots.has(doc.rootId)) this.documents.set(doc.id, doc);
+    if (stored.legacyDocuments) {
+      const kept = stored.legacyDocuments.filter((doc) => this.roots.has(doc.rootId));
+      await rows.noteFiles(kept.map(listedRow));
+      await this.store.retireFirstFormat(stored.roots);
+    }
+    this.reload();
     for (const root of this.roots.values()) this.openRoot(root);
+  }
+
+  /** Lists the rows as they are now: at start, and on a reader's refresh after its writer committed. */
+  reload(): void {
+    const rows = this.requireRows().list();
+    if (this.readOnly) {
+      this.roots.clear();
+      for (const root of foldersOfRows(rows)) this.roots.set(root.id, root);
+    }
+    this.documents.clear();
+    for (const row of rows) {
+      const root = this.roots.get(row.rootId);
+      if (root) this.documents.set(row.id, fromRow(row, root.path));
+    }
+    this.scheduleChanged();
   }
 
   /** Resolves once every scan started so far (and the page counts it needed) has finished. */
   async whenIdle(): Promise<void> {
     while (this.scans.size > 0) await Promise.all([...this.scans]);
-    if (this.saveTimer) {
-      clearTimeout(this.saveTimer);
-      this.saveTimer = undefined;
-      this.saveChain = this.saveChain.then(() => this.save());
-    }
-    await this.saveChain;
+    await this.found.flush();
   }
 
   /** Whether a scan or a file the watcher saw is still being looked at (its page count read). */
@@ -131,20 +161,9 @@ export class LibraryService {
   }
 
   async addFolder(path: string): Promise<LibraryRoot> {
+    this.refuseWhenReading();
     const folder = await checkFolder(path, this.options);
-    for (const root of this.roots.values()) {
-      if (root.path === folder)
-        throw new QuireError('already_exists', `${folder} is already in the library.`);
-      if (isInside(folder, root.path)) {
-        throw new QuireError('already_exists', `${folder} is already in the library, inside ${root.path}.`);
-      }
-      if (isInside(root.path, folder)) {
-        throw new QuireError(
-          'already_exists',
-          `${root.path} is already in the library: remove it first to add the folder that contains it.`,
-        );
-      }
-    }
+    refuseOverlap(folder, this.rootPaths());
     const root: LibraryRoot = {
       id: idForPath('root', folder),
       path: folder,
@@ -165,6 +184,7 @@ export class LibraryService {
    * until the window closes (see `isLeaving`); after that, reconciliation drops it from disk.
    */
   async removeFolder(rootId: string, { undoable = false } = {}): Promise<RemovedFolder> {
+    this.refuseWhenReading();
     const root = this.roots.get(rootId);
     if (!root) throw new QuireError('not_found', 'That folder is not in the library.');
     const documents = [...this.documents.values()].filter((doc) => doc.rootId === rootId);
@@ -185,11 +205,9 @@ export class LibraryService {
     const held = this.removed.take(rootId);
     if (!held) throw new QuireError('not_found', 'That removal can no longer be undone.');
     const { root, documents } = held;
-    if (
-      this.rootPaths().some(
-        (path) => path === root.path || isInside(path, root.path) || isInside(root.path, path),
-      )
-    ) {
+    try {
+      refuseOverlap(root.path, this.rootPaths());
+    } catch {
       throw new QuireError('already_exists', `${root.path} is in the library again.`);
     }
     this.roots.set(root.id, root);
@@ -207,7 +225,10 @@ export class LibraryService {
     return this.removed.holds(documentId);
   }
 
-  /** Records what ingestion learned about a document (state, pages, error, content hash). */
+  /**
+   * What ingestion learned about a document (state, pages, error, content hash), for the list: the
+   * row itself is written by ingestion, which commits a file's end state with its content.
+   */
   updateDocument(
     id: string,
     patch: Partial<Omit<StoredDocument, 'id' | 'rootId' | 'path'>>,
@@ -216,9 +237,6 @@ export class LibraryService {
     if (!doc) return null;
     const next = { ...doc, ...patch };
     this.documents.set(id, next);
-    // Queued and being read need not survive a restart (the next start queues the file again): the
-    // library is written when a file reaches a state that lasts, once per file.
-    if (next.state !== 'queued' && next.state !== 'indexing') this.scheduleSave();
     this.scheduleChanged();
     return next;
   }
@@ -227,12 +245,11 @@ export class LibraryService {
     this.closed = true;
     this.removed.clear();
     clearTimeout(this.changeTimer);
-    clearTimeout(this.saveTimer);
     await Promise.all([...this.watchers.values()].map((w) => w.close()));
     this.watchers.clear();
     await Promise.allSettled([...this.scans]);
-    await this.saveChain;
-    await this.save();
+    if (this.rows) await this.found.flush();
+    if (!this.readOnly) await this.save();
     this.events.clear();
   }
 
@@ -241,13 +258,11 @@ export class LibraryService {
     if (this.options.watch) this.watchRoot(root);
   }
 
-  /** `save: false` for a file the watcher saw: ingestion reads it next, and the library is written then. */
-  private track(scan: Promise<void>, save = true): void {
+  private track(scan: Promise<void>): void {
     const tracked = scan
       .catch((error: unknown) => console.error('quire: scan failed', error))
       .finally(() => {
         this.scans.delete(tracked);
-        if (save) this.scheduleSave();
         this.scheduleChanged();
       });
     this.scans.add(tracked);
@@ -307,20 +322,9 @@ export class LibraryService {
     if (known && known.bytes === bytes && known.modifiedMs === modifiedMs) return;
     const count = await this.limitPageCounts(() => this.countPages(path, kind));
     if (this.closed || !this.roots.has(root.id)) return;
-    const doc: StoredDocument = {
-      id,
-      rootId: root.id,
-      path,
-      relativePath: relative(root.path, path),
-      kind,
-      bytes,
-      modifiedMs,
-      pages: count.pages,
-      state: count.state,
-      error: count.error,
-      contentHash: null,
-    };
+    const doc = foundDocument(root, { id, path, kind, bytes, modifiedMs }, count);
     this.documents.set(id, doc);
+    this.found.add(listedRow(doc));
     this.events.emit('documentUpdated', doc);
     this.scheduleChanged();
   }
@@ -334,10 +338,7 @@ export class LibraryService {
   private watchRoot(root: LibraryRoot): void {
     const watcher = watchFolder(root.path);
     const onFile = (path: string) => {
-      this.track(
-        this.noteWatchedFile(root, path).catch(() => this.onGone(path)),
-        false,
-      );
+      this.track(this.noteWatchedFile(root, path).catch(() => this.onGone(path)));
     };
     watcher.on('add', onFile);
     watcher.on('change', onFile);
@@ -373,26 +374,21 @@ export class LibraryService {
     }, this.options.changeDelayMs ?? 150);
   }
 
-  /** Coalesces saves: indexing changes a document's state several times a second. */
-  private scheduleSave(): void {
-    if (this.saveTimer || this.closed) return;
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = undefined;
-      this.saveChain = this.saveChain.then(() => this.save()).catch(() => undefined);
-    }, SAVE_DELAY_MS);
+  private requireRows(): DocumentRows {
+    if (!this.rows) throw new QuireError('internal', 'The library is not open yet.');
+    return this.rows;
+  }
+
+  private refuseWhenReading(): void {
+    const why = 'This library is shared read-only: its folders change on the machine that indexes it.';
+    if (this.readOnly) throw new QuireError('unsupported', why);
   }
 
   private async save(): Promise<void> {
     try {
-      await this.store.save([...this.roots.values()], [...this.documents.values()]);
+      await this.store.save([...this.roots.values()]);
     } catch (error) {
       console.error('quire: could not save the library', error);
     }
   }
-}
-
-/** What the UI sees of a document: everything but the internal content hash. */
-export function toDocumentInfo(doc: StoredDocument): DocumentInfo {
-  const { contentHash: _contentHash, ...info } = doc;
-  return info;
 }

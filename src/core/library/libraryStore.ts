@@ -1,16 +1,32 @@
+import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DocumentInfo, LibraryRoot } from '../../shared/domain/library';
 import { readJsonOr, writeJsonAtomic } from '../common/atomicFile';
 
-/** What survives a restart: the roots the user added and what is known of each file. */
-const StoredLibrary = z.object({
+/** A document as the library hands it to ingestion: what the UI sees plus the content hash. */
+const StoredDocument = DocumentInfo.extend({ contentHash: z.string().nullable().default(null) });
+export type StoredDocument = z.infer<typeof StoredDocument>;
+
+/**
+ * What `library.json` holds: the folders the user added. Documents live in the index's `documents`
+ * table, their one record.
+ */
+const StoredLibrary = z.object({ version: z.literal(2), roots: z.array(LibraryRoot) });
+type StoredLibrary = z.infer<typeof StoredLibrary>;
+
+/** The first format, which also listed every document; read once to move its documents to the index. */
+const LibraryV1 = z.object({
   version: z.literal(1),
   roots: z.array(LibraryRoot),
-  documents: z.array(DocumentInfo.extend({ contentHash: z.string().nullable().default(null) })),
+  documents: z.array(StoredDocument),
 });
-export type StoredDocument = z.infer<typeof StoredLibrary>['documents'][number];
-type StoredLibrary = z.infer<typeof StoredLibrary>;
+
+export interface LoadedLibrary {
+  roots: LibraryRoot[];
+  /** Documents of a first-format file, still to be moved to the index; null once moved. */
+  legacyDocuments: StoredDocument[] | null;
+}
 
 export class LibraryStore {
   private readonly file: string;
@@ -20,22 +36,34 @@ export class LibraryStore {
   }
 
   /** A file that cannot be parsed is kept aside as `.corrupt` rather than silently dropped. */
-  async load(): Promise<StoredLibrary> {
-    const empty: StoredLibrary = { version: 1, roots: [], documents: [] };
+  async load(): Promise<LoadedLibrary> {
+    const empty: LoadedLibrary = { roots: [], legacyDocuments: null };
     let raw: unknown;
     try {
-      raw = await readJsonOr(this.file, empty);
+      raw = await readJsonOr(this.file, { version: 2, roots: [] } satisfies StoredLibrary);
     } catch {
       return empty;
     }
     const parsed = StoredLibrary.safeParse(raw);
-    if (parsed.success) return parsed.data;
+    if (parsed.success) return { roots: parsed.data.roots, legacyDocuments: null };
+    const legacy = LibraryV1.safeParse(raw);
+    if (legacy.success) return { roots: legacy.data.roots, legacyDocuments: legacy.data.documents };
     console.error(`quire: ${this.file} is not a library file; starting with an empty library.`);
     await writeJsonAtomic(`${this.file}.corrupt`, raw).catch(() => undefined);
     return empty;
   }
 
-  async save(roots: LibraryRoot[], documents: StoredDocument[]): Promise<void> {
-    await writeJsonAtomic(this.file, { version: 1, roots, documents } satisfies StoredLibrary);
+  /**
+   * Ends the move from the first format once its documents are in the index: the old file is kept
+   * beside as `library.v1.json`, and `library.json` then holds only the folders. A crash between the
+   * two steps moves the documents again, which writes nothing the index already holds.
+   */
+  async retireFirstFormat(roots: LibraryRoot[]): Promise<void> {
+    await copyFile(this.file, join(this.file, '..', 'library.v1.json'));
+    await this.save(roots);
+  }
+
+  async save(roots: LibraryRoot[]): Promise<void> {
+    await writeJsonAtomic(this.file, { version: 2, roots } satisfies StoredLibrary);
   }
 }

@@ -26,6 +26,8 @@ export interface RecognizedText {
   contentAwaitingOcr(key: OcrSettingsKey): Promise<string[]>;
   /** How this content's pages were read, for the library; null when no page needed OCR. */
   ocrSummary(contentHash: string, key: OcrSettingsKey): Promise<DocumentOcr | null>;
+  /** The same for every content with a page that needed OCR, in one read (the library's list at start). */
+  ocrSummaries(key: OcrSettingsKey): Promise<Map<string, DocumentOcr>>;
   /**
    * Replaces the chunks and page text of stored content with a new reading of the same file (the
    * one OCR completed). Page images stay; vectors are dropped, to be embedded again from the new text.
@@ -74,40 +76,18 @@ export class IndexRecognizedText implements RecognizedText {
   async ocrSummary(contentHash: string, key: OcrSettingsKey): Promise<DocumentOcr | null> {
     assertContentHash(contentHash);
     const rows = await this.pagesNeedingOcr(`content_hash = ${sqlString(contentHash)}`);
-    if (rows.length === 0) return null;
-    let read = 0;
-    let unreadable = 0;
-    let waiting = 0;
-    let confidenceSum = 0;
-    let confidenceCount = 0;
-    const engines = new Set<string>();
-    for (const row of rows) {
-      const source = parseTextSource(row.text_source);
-      if (awaiting(row, key)) {
-        waiting++;
-        continue;
-      }
-      const ocr = source?.ocr;
-      if (!ocr) continue;
-      if (source.method === 'ocr') {
-        read++;
-        engines.add(source.engine ?? ocr.engine);
-        if (ocr.confidence !== null) {
-          confidenceSum += ocr.confidence;
-          confidenceCount++;
-        }
-      } else if (ocr.reason !== 'partial') {
-        unreadable++;
-      }
+    return rows.length === 0 ? null : summarize(rows, key);
+  }
+
+  async ocrSummaries(key: OcrSettingsKey): Promise<Map<string, DocumentOcr>> {
+    const byContent = new Map<string, Row[]>();
+    for (const row of await this.pagesNeedingOcr()) {
+      const hash = String(row.content_hash);
+      const rows = byContent.get(hash);
+      if (rows) rows.push(row);
+      else byContent.set(hash, [row]);
     }
-    return {
-      pagesNeedingOcr: rows.length,
-      pagesRead: read,
-      pagesUnreadable: unreadable,
-      pagesWaiting: waiting,
-      confidence: confidenceCount > 0 ? confidenceSum / confidenceCount : null,
-      engine: [...engines].join(', ') || null,
-    };
+    return new Map([...byContent].map(([hash, rows]) => [hash, summarize(rows, key)]));
   }
 
   replaceText(contentHash: string, parsed: ParsedDocument, fileName: string | null): Promise<void> {
@@ -156,4 +136,41 @@ export class IndexRecognizedText implements RecognizedText {
 function awaiting(row: Row, key: OcrSettingsKey): boolean {
   const ocr = parseTextSource(row.text_source)?.ocr;
   return !ocr || ocr.engine !== key.engine || ocr.languages.join('+') !== key.languages.join('+');
+}
+
+/** How a content's pages that needed OCR were read, from their page rows. */
+function summarize(rows: Row[], key: OcrSettingsKey): DocumentOcr {
+  let read = 0;
+  let unreadable = 0;
+  let waiting = 0;
+  let confidenceSum = 0;
+  let confidenceCount = 0;
+  const engines = new Set<string>();
+  for (const row of rows) {
+    const source = parseTextSource(row.text_source);
+    if (awaiting(row, key)) {
+      waiting++;
+      continue;
+    }
+    const ocr = source?.ocr;
+    if (!ocr) continue;
+    if (source.method === 'ocr') {
+      read++;
+      engines.add(source.engine ?? ocr.engine);
+      if (ocr.confidence !== null) {
+        confidenceSum += ocr.confidence;
+        confidenceCount++;
+      }
+    } else if (ocr.reason !== 'partial') {
+      unreadable++;
+    }
+  }
+  return {
+    pagesNeedingOcr: rows.length,
+    pagesRead: read,
+    pagesUnreadable: unreadable,
+    pagesWaiting: waiting,
+    confidence: confidenceCount > 0 ? confidenceSum / confidenceCount : null,
+    engine: [...engines].join(', ') || null,
+  };
 }

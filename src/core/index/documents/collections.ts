@@ -50,6 +50,8 @@ export class IndexCollections implements CollectionStore {
     this.table =
       existing ??
       (await this.tables.db.createEmptyTable(COLLECTIONS_TABLE, collectionsSchema, { existOk: true }));
+    // Read again on a reader's refresh: collections the writer deleted go too.
+    this.byName.clear();
     for (const row of (await this.table.query().toArray()) as Array<Record<string, unknown>>) {
       const parsed = Collection.safeParse({
         name: row.name,

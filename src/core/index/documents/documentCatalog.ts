@@ -17,6 +17,12 @@ export interface DocumentCatalog {
    * `indexed`. Content no document names any more is deleted.
    */
   upsert(document: IndexedDocument): Promise<void>;
+  /**
+   * Records files the library found: a row is written where the index holds none for the file, or
+   * holds one that is not indexed and describes another version of it. Indexed rows are left alone
+   * (their content stays searchable until the new version commits). One commit for all of them.
+   */
+  noteFiles(documents: IndexedDocument[]): Promise<void>;
   setState(id: string, state: DocumentState, error?: string | null): Promise<IndexedDocument>;
   /** Records the language of a document's text (after OCR gave it text it did not have). */
   setLanguage(id: string, language: string): Promise<void>;
@@ -40,9 +46,17 @@ export interface ContentRelease {
   releaseIfUnused(contentHashes: string[]): Promise<void>;
 }
 
+interface PendingUpsert {
+  document: IndexedDocument;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
 export class IndexDocuments implements DocumentCatalog, ContentOwners {
-  private readonly byId = new Map<string, IndexedDocument>();
+  private byId = new Map<string, IndexedDocument>();
   private ownersCache: Map<string, IndexedDocument[]> | null = null;
+  /** Rows waiting for the write queue: whatever arrives while one commit runs goes in the next. */
+  private pendingUpserts: PendingUpsert[] = [];
 
   constructor(
     private readonly tables: IndexTables,
@@ -51,12 +65,16 @@ export class IndexDocuments implements DocumentCatalog, ContentOwners {
 
   /** Reads every row into memory; the table is small (one row per file). */
   async load(): Promise<void> {
+    // Built apart and swapped in: a reader's refresh drops the rows its writer deleted.
+    const byId = new Map<string, IndexedDocument>();
     for await (const batch of this.tables.documents.query()) {
       for (const row of batch.toArray()) {
         const document = documentFromRow(row as Record<string, unknown>);
-        this.byId.set(document.id, document);
+        byId.set(document.id, document);
       }
     }
+    this.byId = byId;
+    this.ownersCache = null;
   }
 
   list(): IndexedDocument[] {
@@ -81,7 +99,34 @@ export class IndexDocuments implements DocumentCatalog, ContentOwners {
         new QuireError('invalid_input', 'This document record is not valid.', parsed.error.issues),
       );
     }
-    return this.tables.exclusive(() => this.write(parsed.data));
+    return new Promise<void>((resolve, reject) => {
+      this.pendingUpserts.push({ document: parsed.data, resolve, reject });
+      // Group commit: one write-queue turn takes every row that arrived meanwhile, without waiting longer.
+      if (this.pendingUpserts.length === 1) {
+        this.tables
+          .exclusive(() => this.writePending())
+          .catch((error: unknown) => {
+            for (const pending of this.pendingUpserts.splice(0)) pending.reject(error);
+          });
+      }
+    });
+  }
+
+  noteFiles(documents: IndexedDocument[]): Promise<void> {
+    for (const document of documents) IndexedDocument.parse(document);
+    return this.tables.exclusive(async () => {
+      const fresh = documents.filter((document) => {
+        const current = this.byId.get(document.id);
+        if (!current) return true;
+        if (current.state === 'indexed') return false;
+        return (
+          current.path !== document.path ||
+          current.bytes !== document.bytes ||
+          current.modifiedMs !== document.modifiedMs
+        );
+      });
+      if (fresh.length > 0) await this.write(fresh);
+    });
   }
 
   setState(id: string, state: DocumentState, error: string | null = null): Promise<IndexedDocument> {
@@ -93,7 +138,7 @@ export class IndexDocuments implements DocumentCatalog, ContentOwners {
         error,
         indexedAt: state === 'indexed' ? Date.now() : current.indexedAt,
       };
-      await this.write(next);
+      await this.write([next]);
       return next;
     });
   }
@@ -101,7 +146,7 @@ export class IndexDocuments implements DocumentCatalog, ContentOwners {
   setLanguage(id: string, language: string): Promise<void> {
     return this.tables.exclusive(async () => {
       const current = this.require(id);
-      if (current.language !== language) await this.write({ ...current, language });
+      if (current.language !== language) await this.write([{ ...current, language }]);
     });
   }
 
@@ -137,15 +182,33 @@ export class IndexDocuments implements DocumentCatalog, ContentOwners {
     return used;
   }
 
-  private async write(document: IndexedDocument): Promise<void> {
+  private async writePending(): Promise<void> {
+    const batch = this.pendingUpserts.splice(0);
+    try {
+      await this.write(batch.map((pending) => pending.document));
+    } catch (error) {
+      for (const pending of batch) pending.reject(error);
+      return;
+    }
+    for (const pending of batch) pending.resolve();
+  }
+
+  /** Writes rows in one commit (the last row of an id wins), then lets go of content none names now. */
+  private async write(documents: IndexedDocument[]): Promise<void> {
     this.tables.assertOpen();
-    const previous = this.byId.get(document.id);
-    await upsertRows(this.tables.documents, 'id', [documentToRow(document)]);
-    this.byId.set(document.id, document);
+    const latest = new Map(documents.map((document) => [document.id, document]));
+    const replaced = new Set<string>();
+    for (const document of documents) {
+      const previous = this.byId.get(document.id)?.contentHash;
+      if (previous && previous !== latest.get(document.id)?.contentHash) replaced.add(previous);
+    }
+    await upsertRows(this.tables.documents, 'id', [...latest.values()].map(documentToRow));
+    for (const document of latest.values()) {
+      this.byId.set(document.id, document);
+      if (document.contentHash) this.content.committed(document.contentHash);
+    }
     this.ownersCache = null;
-    if (document.contentHash) this.content.committed(document.contentHash);
-    const replaced = previous?.contentHash;
-    if (replaced && replaced !== document.contentHash) await this.content.releaseIfUnused([replaced]);
+    if (replaced.size > 0) await this.content.releaseIfUnused([...replaced]);
   }
 
   private require(id: string): IndexedDocument {
