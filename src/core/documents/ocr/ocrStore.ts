@@ -2,7 +2,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../common/atomicFile';
-import type { StoredFiles } from '../../location/storedFiles';
+import type { StoredFiles } from '../../common/storedFiles';
 import { QuireError } from '../../../shared/errors';
 
 /**

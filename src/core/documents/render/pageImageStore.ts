@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import sharp, { type WebpOptions } from 'sharp';
 import { writeFileAtomic } from '../../common/atomicFile';
 import { QuireError } from '../../../shared/errors';
-import type { StoredFiles } from '../../location/storedFiles';
+import type { StoredFiles } from '../../common/storedFiles';
 import type { PageImageRef } from '../types';
 import type { PageRasters, RasterPage } from './raster';
 
