@@ -3,7 +3,6 @@ import type { DocumentInfo, DocumentKind, DocumentState, LibraryRoot } from '../
 import type { DocumentCatalog } from '../index/documents/documentCatalog';
 import type { IndexedDocument } from '../index/records';
 import type { StoredDocument } from './libraryStore';
-import type { PageCount } from './pageCounter';
 
 /** The index's `documents` table as the library uses it: the one record of every document. */
 export type DocumentRows = Pick<DocumentCatalog, 'list' | 'get' | 'noteFiles'>;
@@ -121,20 +120,19 @@ export function toDocumentInfo(doc: StoredDocument): DocumentInfo {
   return info;
 }
 
-/** A file a scan or the watcher found, with its page count read. */
+/** A file a scan or the watcher found: listed, its pages unknown until ingestion reads it. */
 export function foundDocument(
   root: LibraryRoot,
   file: { id: string; path: string; kind: DocumentKind; bytes: number; modifiedMs: number },
-  count: PageCount,
 ): StoredDocument {
-  const { pages, state, error } = count;
   return {
     ...file,
     rootId: root.id,
     relativePath: relative(root.path, file.path),
-    pages,
-    state,
-    error,
+    pages: null,
+    state: 'listed',
+    error: null,
     contentHash: null,
+    language: null,
   };
 }
