@@ -128,21 +128,21 @@ test('first start: setup proposes a set, fetches it, and a question gets a verif
 
   // The most download rows the card ever shows, recorded in the page: on a fast run the downloads can
   // finish and the card close before a poll from here would see them all.
-  await page.evaluate(() => {
+  // (A script string: this file is typed without the DOM's names.)
+  await page.evaluate(`(() => {
     const seen = { most: 0 };
-    (window as unknown as { downloadRows: typeof seen }).downloadRows = seen;
+    globalThis.downloadRows = seen;
     const count = () => {
-      seen.most = Math.max(seen.most, document.querySelectorAll('[data-testid="setup-download"]').length);
+      const card = document.querySelector('[data-testid="setup-card"]');
+      seen.most = Math.max(seen.most, card ? card.querySelectorAll('[data-testid="setup-download"]').length : 0);
     };
     new MutationObserver(count).observe(document.body, { childList: true, subtree: true });
-  });
+  })()`);
   await card.getByTestId('setup-start').click();
   await expect(card.getByTestId('first-step')).toContainText('While the models arrive');
   await expect(page.getByTestId('setup-card')).toHaveCount(0, { timeout: 90_000 });
   // Three Ollama pulls (chat, embed, vision) and the page embedder's seven files.
-  const mostRows = await page.evaluate(
-    () => (window as unknown as { downloadRows: { most: number } }).downloadRows.most,
-  );
+  const mostRows = await page.evaluate('globalThis.downloadRows.most');
   expect(mostRows).toBe(10);
 
   const answerRole = page.locator('[data-testid="role-row"][data-role="answer"]');

@@ -112,6 +112,22 @@ describe('LibraryService', () => {
     table.close();
   });
 
+  it('counts pages when listing only for a library nothing reads, naming broken and locked PDFs', async () => {
+    const { dataDir, folder } = await fixture();
+    await copyFile(join(corpusDir, 'pdfjs/tracemonkey.pdf'), join(folder, 'trace.pdf'));
+    await writeFile(join(folder, 'junk.pdf'), '%PDF-1.7 this is not a pdf');
+    await copyFile(join(corpusDir, 'odd/pdfjs/issue3371.pdf'), join(folder, 'locked.pdf'));
+    const library = new LibraryService({ dataDir, watch: false, countPagesWhenListed: true });
+    cleanups.unshift(await startLibrary(library, dataDir));
+    await library.addFolder(folder);
+    await library.whenIdle();
+    const byName = Object.fromEntries(library.snapshot().documents.map((d) => [d.relativePath, d]));
+    expect(byName['trace.pdf']).toMatchObject({ state: 'listed', pages: 14 });
+    expect(byName['junk.pdf']).toMatchObject({ state: 'failed', pages: null });
+    expect(byName['junk.pdf']?.error).toMatch(/cannot be read/);
+    expect(byName['locked.pdf']).toMatchObject({ state: 'needsPassword', pages: null });
+  });
+
   it('survives symlink loops', async () => {
     const { dataDir, folder } = await fixture();
     await mkdir(join(folder, 'a', 'b'), { recursive: true });

@@ -3,6 +3,7 @@ import type { DocumentInfo, DocumentKind, DocumentState, LibraryRoot } from '../
 import type { DocumentCatalog } from '../index/documents/documentCatalog';
 import type { IndexedDocument } from '../index/records';
 import type { StoredDocument } from './libraryStore';
+import { NOT_COUNTED, type PageCount } from './pageCounter';
 
 /** The index's `documents` table as the library uses it: the one record of every document. */
 export type DocumentRows = Pick<DocumentCatalog, 'list' | 'get' | 'noteFiles'>;
@@ -120,18 +121,20 @@ export function toDocumentInfo(doc: StoredDocument): DocumentInfo {
   return info;
 }
 
-/** A file a scan or the watcher found: listed, its pages unknown until ingestion reads it. */
+/** A file a scan or the watcher found; its pages unknown until it is read, unless counted. */
 export function foundDocument(
   root: LibraryRoot,
   file: { id: string; path: string; kind: DocumentKind; bytes: number; modifiedMs: number },
+  count: PageCount = NOT_COUNTED,
 ): StoredDocument {
+  const { pages, state, error } = count;
   return {
     ...file,
     rootId: root.id,
     relativePath: relative(root.path, file.path),
-    pages: null,
-    state: 'listed',
-    error: null,
+    pages,
+    state,
+    error,
     contentHash: null,
     language: null,
   };

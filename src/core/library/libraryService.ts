@@ -1,10 +1,12 @@
 import { stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import type { FSWatcher } from 'chokidar';
 import type { LibraryRoot, LibrarySnapshot, SkippedFile } from '../../shared/domain/library';
 import { QuireError } from '../../shared/errors';
 import { Emitter } from '../common/emitter';
 import { idForPath } from '../common/ids';
 import { isInside } from '../common/paths';
+import { createLimiter } from '../common/limit';
 import { documentKindOf } from '../documents/readers/formatReaders';
 import { foldersOfRows, foundDocument, fromRow, listedRow, RowBatcher, toDocumentInfo } from './documentRows';
 import type { DocumentRows } from './documentRows';
@@ -13,6 +15,7 @@ import { RemovedFolders, unfinished, type RemovedFolder } from './removedFolders
 import { walkDocuments } from './folderWalker';
 import { watchFolder } from './folderWatcher';
 import { LibraryStore, type StoredDocument } from './libraryStore';
+import { countPages, NOT_COUNTED } from './pageCounter';
 import { checkFile, realRoots, requireInLibrary } from './pathPolicy';
 
 /** How long an undoable removal can be taken back. */
@@ -40,6 +43,11 @@ export interface LibraryServiceOptions {
   /** Watch roots for changes (the app and `quire serve`); one-shot CLI commands do not. */
   watch: boolean;
   changeDelayMs?: number;
+  /**
+   * Count each PDF's pages (and find locked or broken ones) when listing it: for a library no
+   * ingestion reads (`quire library add`). Otherwise the reading counts them, and a file is opened once.
+   */
+  countPagesWhenListed?: boolean;
   /** How long an undoable removal can be taken back; 8 s by default. */
   removalUndoMs?: number;
 }
@@ -48,8 +56,8 @@ export interface LibraryServiceOptions {
  * The library: the folders the user added and the documents in them, kept current by scanning and
  * watching. The index's `documents` table is the record of every document; the library serves it
  * from memory, with the states of files being read (queued, indexing) that need not outlive a run.
- * Listing a file opens nothing: its pages are counted when ingestion reads it, so a dropped PDF is
- * opened once. A found file's row is written (in batches) only if ingestion did not take it up first;
+ * Listing a file opens nothing (unless `countPagesWhenListed`): its pages are counted when
+ * ingestion reads it, so a dropped PDF is opened once. A found file's row is written (in batches) only if ingestion did not take it up first;
  * ingestion writes the row of every file it reads, so each file's row is written once.
  */
 export class LibraryService {
@@ -63,6 +71,7 @@ export class LibraryService {
   private readonly scans = new Set<Promise<void>>();
   /** Folders removed moments ago, kept for undo. */
   private readonly removed = new RemovedFolders();
+  private readonly limitPageCounts = createLimiter(Math.max(1, Math.min(4, availableParallelism())));
   private changeTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private rows: DocumentRows | null = null;
@@ -321,8 +330,11 @@ export class LibraryService {
     const id = idForPath('doc', path);
     const known = this.documents.get(id);
     if (known && known.bytes === bytes && known.modifiedMs === modifiedMs) return;
+    const count = this.options.countPagesWhenListed
+      ? await this.limitPageCounts(() => countPages(path, kind))
+      : NOT_COUNTED;
     if (this.closed || !this.roots.has(root.id)) return;
-    const doc = foundDocument(root, { id, path, kind, bytes, modifiedMs });
+    const doc = foundDocument(root, { id, path, kind, bytes, modifiedMs }, count);
     this.documents.set(id, doc);
     this.found.add(listedRow(doc));
     this.events.emit('documentUpdated', doc);
