@@ -1,12 +1,10 @@
 import { stat } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 import type { FSWatcher } from 'chokidar';
 import type { LibraryRoot, LibrarySnapshot, SkippedFile } from '../../shared/domain/library';
 import { QuireError } from '../../shared/errors';
 import { Emitter } from '../common/emitter';
 import { idForPath } from '../common/ids';
 import { isInside } from '../common/paths';
-import { createLimiter } from '../common/limit';
 import { documentKindOf } from '../documents/readers/formatReaders';
 import { foldersOfRows, foundDocument, fromRow, listedRow, RowBatcher, toDocumentInfo } from './documentRows';
 import type { DocumentRows } from './documentRows';
@@ -15,7 +13,7 @@ import { RemovedFolders, unfinished, type RemovedFolder } from './removedFolders
 import { walkDocuments } from './folderWalker';
 import { watchFolder } from './folderWatcher';
 import { LibraryStore, type StoredDocument } from './libraryStore';
-import { countPages, NOT_COUNTED } from './pageCounter';
+import { limitedPageCounter, NOT_COUNTED, type PageCount } from './pageCounter';
 import { checkFile, realRoots, requireInLibrary } from './pathPolicy';
 
 /** How long an undoable removal can be taken back. */
@@ -43,10 +41,7 @@ export interface LibraryServiceOptions {
   /** Watch roots for changes (the app and `quire serve`); one-shot CLI commands do not. */
   watch: boolean;
   changeDelayMs?: number;
-  /**
-   * Count each PDF's pages (and find locked or broken ones) when listing it: for a library no
-   * ingestion reads (`quire library add`). Otherwise the reading counts them, and a file is opened once.
-   */
+  /** Count PDFs' pages when listing them: for a library nothing reads (`quire library add`). */
   countPagesWhenListed?: boolean;
   /** How long an undoable removal can be taken back; 8 s by default. */
   removalUndoMs?: number;
@@ -56,9 +51,8 @@ export interface LibraryServiceOptions {
  * The library: the folders the user added and the documents in them, kept current by scanning and
  * watching. The index's `documents` table is the record of every document; the library serves it
  * from memory, with the states of files being read (queued, indexing) that need not outlive a run.
- * Listing a file opens nothing (unless `countPagesWhenListed`): its pages are counted when
- * ingestion reads it, so a dropped PDF is opened once. A found file's row is written (in batches) only if ingestion did not take it up first;
- * ingestion writes the row of every file it reads, so each file's row is written once.
+ * Listing opens no file: ingestion counts pages as it reads, so a dropped PDF is opened once, and
+ * writes the row of every file it reads; a found file's row is written only if it was not taken up.
  */
 export class LibraryService {
   readonly events = new Emitter<LibraryEvents>();
@@ -71,7 +65,7 @@ export class LibraryService {
   private readonly scans = new Set<Promise<void>>();
   /** Folders removed moments ago, kept for undo. */
   private readonly removed = new RemovedFolders();
-  private readonly limitPageCounts = createLimiter(Math.max(1, Math.min(4, availableParallelism())));
+  private readonly countPages: ((path: string, kind: StoredDocument['kind']) => Promise<PageCount>) | null;
   private changeTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private rows: DocumentRows | null = null;
@@ -91,6 +85,7 @@ export class LibraryService {
 
   constructor(private readonly options: LibraryServiceOptions) {
     this.store = new LibraryStore(options.dataDir);
+    this.countPages = options.countPagesWhenListed ? limitedPageCounter() : null;
   }
 
   /**
@@ -330,9 +325,7 @@ export class LibraryService {
     const id = idForPath('doc', path);
     const known = this.documents.get(id);
     if (known && known.bytes === bytes && known.modifiedMs === modifiedMs) return;
-    const count = this.options.countPagesWhenListed
-      ? await this.limitPageCounts(() => countPages(path, kind))
-      : NOT_COUNTED;
+    const count = this.countPages ? await this.countPages(path, kind) : NOT_COUNTED;
     if (this.closed || !this.roots.has(root.id)) return;
     const doc = foundDocument(root, { id, path, kind, bytes, modifiedMs }, count);
     this.documents.set(id, doc);

@@ -1,4 +1,6 @@
+import { availableParallelism } from 'node:os';
 import { QuireError, toErrorInfo } from '../../shared/errors';
+import { createLimiter } from '../common/limit';
 import type { DocumentKind, DocumentState } from '../../shared/domain/library';
 import { openPdf } from '../documents/pdf/openPdf';
 
@@ -32,4 +34,10 @@ export async function countPages(path: string, kind: DocumentKind): Promise<Page
     }
     return { pages: null, state: 'failed', error: info.message };
   }
+}
+
+/** `countPages` with at most a few files open at once, however many a scan finds. */
+export function limitedPageCounter(): typeof countPages {
+  const limit = createLimiter(Math.max(1, Math.min(4, availableParallelism())));
+  return (path, kind) => limit(() => countPages(path, kind));
 }
