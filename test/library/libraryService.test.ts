@@ -126,6 +126,12 @@ describe('LibraryService', () => {
     expect(byName['junk.pdf']).toMatchObject({ state: 'failed', pages: null });
     expect(byName['junk.pdf']?.error).toMatch(/cannot be read/);
     expect(byName['locked.pdf']).toMatchObject({ state: 'needsPassword', pages: null });
+    // What the listing found is kept for the next start, problems too.
+    const table = await (await connect(join(dataDir, 'index'))).openTable('documents');
+    const rows = await table.query().toArray();
+    table.close();
+    const states = Object.fromEntries(rows.map((row) => [String(row.path).split('/').pop(), row.state]));
+    expect(states).toEqual({ 'trace.pdf': 'listed', 'junk.pdf': 'failed', 'locked.pdf': 'needsPassword' });
   });
 
   it('survives symlink loops', async () => {

@@ -79,7 +79,7 @@ export class LibraryService {
     (rows) => this.requireRows().noteFiles(rows),
     (row) => {
       const doc = this.documents.get(row.id);
-      return doc?.modifiedMs === row.modifiedMs && doc.state === 'listed';
+      return doc?.modifiedMs === row.modifiedMs && doc.state === row.state;
     },
   );
 
