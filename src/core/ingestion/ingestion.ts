@@ -16,7 +16,7 @@ import { IndexTidying } from './indexTidying';
 import { ocrSourceOf, PageRecognition, type OcrSetup } from './pageRecognition';
 import type { PasswordVault } from './passwordVault';
 import { unlockDocument } from './unlockDocument';
-import { expectedPages, ProgressMeter } from './progressMeter';
+import { ProgressMeter } from './progressMeter';
 import { ProgressPacer } from './progressPacer';
 import { Reconciliation } from './reconciliation';
 import { Scheduler } from './scheduler';
@@ -181,7 +181,7 @@ export class Ingestion {
     const job: FileJob = {
       documentId: doc.id,
       attempt: 0,
-      estimatedPages: expectedPages(doc),
+      estimatedPages: doc.pages ?? 1,
       ...(waiter ? { waiter } : {}),
     };
     this.files.set(doc.id, job);
