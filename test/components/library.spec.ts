@@ -51,7 +51,10 @@ test('sorting orders the documents by the chosen measure', async ({ page, openPa
   await expect(documentNames(page)).toHaveText(bySize);
 });
 
-test('Retry reads a failed file again and its row shows it queued', async ({ page, openPanel }) => {
+test('Retry reads a failed file again, and its row shows the state the engine sends', async ({
+  page,
+  openPanel,
+}) => {
   const standIn = await openPanel({ panel: 'library' });
   const row = page.getByTestId('document-item').filter({ hasText: 'budget-2024.pdf' });
   await expect(row.getByTestId('document-state')).toHaveText('Failed');
@@ -66,9 +69,21 @@ test('Retry reads a failed file again and its row shows it queued', async ({ pag
   ).toHaveCount(0);
 
   await row.getByRole('button', { name: 'Retry budget-2024.pdf' }).click();
+  expect(await standIn.calls('library.retry')).toEqual([{ documentId: 'doc-budget' }]);
+  // The row shows only what the engine sends, which it does before it answers.
+  await expect(row.getByTestId('document-state')).toHaveText('Failed');
+  const budget = DOCUMENTS.find((doc) => doc.id === 'doc-budget')!;
+  await standIn.emit('library.onChanged', {
+    from: 1,
+    to: 2,
+    roots: [REPORTS],
+    documents: [{ ...budget, state: 'queued', error: null }],
+    skipped: [],
+    scanning: false,
+    removed: [],
+  });
   await expect(row.getByTestId('document-state')).toHaveText('Queued');
   await expect(row).not.toContainText('The file ended before its last page');
-  expect(await standIn.calls('library.retry')).toEqual([{ documentId: 'doc-budget' }]);
 });
 
 test('a Retry the engine refuses shows why, on the row', async ({ page, openPanel }) => {
@@ -100,8 +115,18 @@ test('Remove asks first, takes the folder away, and Undo asks the engine to put 
     .getByRole('alertdialog', { name: 'Remove Reports?' })
     .getByRole('button', { name: 'Remove' })
     .click();
-  await expect(folder).toHaveCount(0);
   expect(await standIn.calls('library.removeFolder')).toEqual([{ rootId: REPORTS.id, undoable: true }]);
+  // The engine sends the folder's going before it answers.
+  await standIn.emit('library.onChanged', {
+    from: 1,
+    to: 2,
+    roots: [],
+    documents: [],
+    skipped: [],
+    scanning: false,
+    removed: DOCUMENTS.map((doc) => doc.id),
+  });
+  await expect(folder).toHaveCount(0);
   const offer = page.getByRole('status').filter({ hasText: 'Removed Reports from the library' });
   await expect(offer).toBeVisible();
 
@@ -110,8 +135,8 @@ test('Remove asks first, takes the folder away, and Undo asks the engine to put 
   expect(await standIn.calls('library.undoRemove')).toEqual([{ rootId: REPORTS.id }]);
   // The engine puts the folder back and sends the change.
   await standIn.emit('library.onChanged', {
-    from: 1,
-    to: 2,
+    from: 2,
+    to: 3,
     roots: [REPORTS],
     documents: DOCUMENTS,
     skipped: [],

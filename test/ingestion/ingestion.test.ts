@@ -7,6 +7,7 @@ import { PageImageStore } from '../../src/core/documents/render/pageImageStore';
 import { Index } from '../../src/core/index/openIndex';
 import { Ingestion } from '../../src/core/ingestion/ingestion';
 import { PasswordVault } from '../../src/core/ingestion/passwordVault';
+import { retryDocument } from '../../src/core/ingestion/retryDocument';
 import { LibraryService } from '../../src/core/library/libraryService';
 import { QuireError } from '../../src/shared/errors';
 import { corpusDir, tempDir } from '../helpers/shared';
@@ -43,11 +44,14 @@ async function openPipeline(
   });
   const pool = createDocumentPool({ size: 1, jobTimeoutMs: 60_000 });
   const reads: string[] = [];
+  /** Files read as urgent pool jobs (someone waits for them). */
+  const urgentReads: string[] = [];
   const countingPool: DocumentPool = {
     ...pool,
     size: pool.size,
     parse: (path, options) => {
       reads.push(path);
+      if (options.urgent) urgentReads.push(path);
       return pool.parse(path, options);
     },
     render: (path, options, store) =>
@@ -78,7 +82,7 @@ async function openPipeline(
     } while (library.snapshot().scanning);
   };
   if (settleFirst) await settle();
-  return { library, index, queue, reads, images, settle };
+  return { library, index, queue, reads, urgentReads, images, settle };
 }
 
 /** A fresh data folder and a library folder holding copies of corpus files (name: corpus path). */
@@ -270,6 +274,40 @@ describe('ingestion', () => {
     expect((await index.content.page(paper.id, 1)).image).toMatchObject({ height: 300 });
     expect(await index.content.contentMissingImages()).toEqual([]);
     expect(library.snapshot().documents.every((d) => d.error === null)).toBe(true);
+  }, 120_000);
+
+  it('reads a retried file at once, as an urgent pool job, while page drawing holds every slot', async () => {
+    const { data, folder } = await folderWith({
+      'paper.pdf': 'pdfjs/tracemonkey.pdf',
+      'broken.pdf': 'odd/pdfjs/bug1020226.pdf',
+    });
+    const gate = held();
+    let drawingsWaiting = 0;
+    const { library, queue, urgentReads, settle } = await openPipeline(
+      data.path,
+      folder.path,
+      false,
+      async (pool, path, options, store) => {
+        drawingsWaiting++;
+        await gate.until(options.signal);
+        return pool.render(path, options, store);
+      },
+      false,
+    );
+    const broken = () => library.snapshot().documents.find((d) => d.relativePath === 'broken.pdf');
+    await waitUntil(() => broken()?.state === 'failed' && drawingsWaiting > 0);
+    expect(urgentReads).toEqual([]);
+    const paper = library.snapshot().documents.find((d) => d.relativePath === 'paper.pdf')!;
+    expect(() => retryDocument(library, queue, paper.id)).toThrow(/did not fail/);
+
+    expect(['queued', 'indexing']).toContain(retryDocument(library, queue, broken()!.id).state);
+    // The one slot is the held drawing's; the retried file does not wait for it.
+    await waitUntil(() => urgentReads.length === 1 && broken()?.state === 'failed');
+    expect(broken()?.error).toMatch(/cannot be read/);
+    expect(urgentReads[0]).toMatch(/broken\.pdf$/);
+
+    gate.release();
+    await settle();
   }, 120_000);
 
   it('draws the page images a stopped run left undrawn, without reading the text again', async () => {

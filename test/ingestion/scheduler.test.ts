@@ -56,6 +56,31 @@ describe('the ingestion scheduler', () => {
     await scheduler.dispose();
   });
 
+  it('starts an urgent task at once while background tasks hold every slot; a normal one waits for a slot', async () => {
+    const scheduler = new Scheduler(1);
+    const log: string[] = [];
+    const drawing = gated('drawing', log);
+    scheduler.add(drawing, 'background');
+    await tick();
+    const normal = gated('normal', log);
+    const retried = gated('retried', log);
+    scheduler.add(normal, 'normal');
+    scheduler.add(retried, 'urgent');
+    await tick();
+    expect(log).toEqual(['start drawing', 'start retried']);
+    retried.open();
+    await tick();
+    // The one slot is the drawing's again: the normal task waits for it.
+    expect(log).toEqual(['start drawing', 'start retried', 'end retried']);
+    drawing.open();
+    await tick();
+    await tick();
+    expect(log.slice(3)).toEqual(['end drawing', 'start normal']);
+    normal.open();
+    await scheduler.whenIdle();
+    await scheduler.dispose();
+  });
+
   it('promotes a queued file, pauses new starts, and cancel drops what waits and aborts what runs', async () => {
     const scheduler = new Scheduler(1);
     const log: string[] = [];

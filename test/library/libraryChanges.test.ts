@@ -83,4 +83,22 @@ describe('the library sends its changes, not itself', () => {
     const fresh = feed.list();
     expect(applyLibraryChange(fresh, changes[0]!)).toBe(fresh);
   });
+
+  it('flush sends a state that passes within one tick, so a client never keeps it', async () => {
+    const { library, feed, changes, folder } = await openFeed();
+    await note(folder, 'one.md');
+    await library.addFolder(folder);
+    await library.whenIdle();
+    const start = feed.list();
+    const doc = start.documents[0]!;
+    library.updateDocument(doc.id, { state: 'failed', error: 'It cannot be read.' });
+    feed.flush();
+    // Retried: queued, sent at once; it fails again before the library's next tick.
+    library.updateDocument(doc.id, { state: 'queued', error: null });
+    feed.flush();
+    library.updateDocument(doc.id, { state: 'failed', error: 'It cannot be read.' });
+    await expect.poll(() => follow(start, changes.slice()).documents[0]?.state).toBe('failed');
+    const states = changes.flatMap((change) => change.documents.map((d) => d.state));
+    expect(states.slice(-3)).toEqual(['failed', 'queued', 'failed']);
+  });
 });

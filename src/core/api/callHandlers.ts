@@ -11,15 +11,21 @@ import type { CallHandlers } from './dispatcher';
 
 /** Each contract call delegates to a core service in one step; logic lives in the services. */
 export function createCallHandlers(core: CoreServices): CallHandlers {
+  /** The answer of a call that changed the library, sent after the change itself (see flush()). */
+  const afterChange = <T>(answer: T): T => {
+    core.libraryChanges.flush();
+    return answer;
+  };
   return {
     'library.list': async () => core.libraryChanges.list(),
-    'library.addFolder': ({ path }) => core.library.addFolder(path),
-    'library.removeFolder': ({ rootId, undoable }) => core.library.removeFolder(rootId, { undoable }),
-    'library.undoRemove': ({ rootId }) => core.library.undoRemove(rootId),
+    'library.addFolder': async ({ path }) => afterChange(await core.library.addFolder(path)),
+    'library.removeFolder': async ({ rootId, undoable }) =>
+      afterChange(await core.library.removeFolder(rootId, { undoable })),
+    'library.undoRemove': async ({ rootId }) => afterChange(await core.library.undoRemove(rootId)),
     'library.retry': async ({ documentId }) =>
-      toDocumentInfo(retryDocument(core.library, core.ingestion, documentId)),
+      afterChange(toDocumentInfo(retryDocument(core.library, core.ingestion, documentId))),
     'library.unlock': async ({ documentId, password, remember }) =>
-      toDocumentInfo(await core.ingestion.unlock(documentId, password, remember)),
+      afterChange(toDocumentInfo(await core.ingestion.unlock(documentId, password, remember))),
     'library.pause': async () => core.ingestion.pause(),
     'library.resume': async () => core.ingestion.resume(),
     'library.cancel': async () => core.ingestion.cancel(),

@@ -19,6 +19,7 @@ import { unlockDocument } from './unlockDocument';
 import { ProgressMeter } from './progressMeter';
 import { ProgressPacer } from './progressPacer';
 import { Reconciliation } from './reconciliation';
+import { fileKey, type FileJob, type FilePriority, type Waiter } from './fileJob';
 import { Scheduler } from './scheduler';
 
 export interface IngestionOptions {
@@ -49,19 +50,6 @@ export interface IngestionEvents extends Record<string, unknown> {
   progress: IndexProgress;
   /** Fired when the queue empties. */
   idle: null;
-}
-
-interface Waiter {
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
-
-/** A file waiting to be read, being read, or waiting to be tried again. */
-interface FileJob {
-  documentId: string;
-  attempt: number;
-  estimatedPages: number;
-  waiter?: Waiter;
 }
 
 /**
@@ -142,7 +130,7 @@ export class Ingestion {
       library,
       documents: index.documents,
       passwords,
-      enqueue: (doc, urgent) => this.enqueue(doc, urgent),
+      enqueue: (doc, urgent) => this.enqueue(doc, urgent ? 'urgent' : 'normal'),
       dequeue: (documentId) => this.dequeue(documentId),
       filesPending: () => this.files.size > 0,
       ...(options.ownsDocument ? { owns: options.ownsDocument } : {}),
@@ -165,7 +153,7 @@ export class Ingestion {
     if (recognition) this.startup = this.startup.then(() => recognition.queueMissing());
   }
 
-  enqueue(doc: StoredDocument, urgent: boolean, waiter?: Waiter): void {
+  enqueue(doc: StoredDocument, priority: FilePriority, waiter?: Waiter): void {
     if (this.disposed) {
       waiter?.reject(new QuireError('cancelled', 'Quire is closing.'));
       return;
@@ -174,7 +162,8 @@ export class Ingestion {
     this.scheduler.abort(fileKey(doc.id));
     const existing = this.files.get(doc.id);
     if (existing && this.scheduler.queued(fileKey(doc.id))) {
-      if (urgent) this.scheduler.promote(fileKey(doc.id));
+      if (priority !== 'normal') this.scheduler.promote(fileKey(doc.id));
+      if (priority === 'asked') existing.asked = true;
       if (waiter) existing.waiter = waiter;
       return;
     }
@@ -182,12 +171,14 @@ export class Ingestion {
       documentId: doc.id,
       attempt: 0,
       estimatedPages: doc.pages ?? 1,
+      asked: priority === 'asked',
       ...(waiter ? { waiter } : {}),
     };
     this.files.set(doc.id, job);
     this.meter.added(job.estimatedPages);
     this.options.library.updateDocument(doc.id, { state: 'queued', error: null });
-    this.scheduler.add(this.fileTask(job), urgent ? 'urgent' : 'normal');
+    this.scheduler.add(this.fileTask(job), priority === 'normal' ? 'normal' : 'urgent');
+    if (priority === 'asked') this.scheduler.promote(fileKey(doc.id));
     this.emitProgress();
   }
 
@@ -213,12 +204,11 @@ export class Ingestion {
     return this.backfill.drawPageNow(documentId, page, signal);
   }
 
-  /** Retries an encrypted document with a password; resolves when it is indexed. */
   /** A password-protected PDF read again with the user's password (see unlockDocument). */
   unlock(documentId: string, password: string, remember: boolean): Promise<StoredDocument> {
     const { library, passwords } = this.options;
     const readFirst = (doc: StoredDocument) =>
-      new Promise<void>((resolve, reject) => this.enqueue(doc, true, { resolve, reject }));
+      new Promise<void>((resolve, reject) => this.enqueue(doc, 'asked', { resolve, reject }));
     return unlockDocument(library, passwords, readFirst, { documentId, password, remember });
   }
 
@@ -295,7 +285,7 @@ export class Ingestion {
       this.meter.working('text', doc.path);
       library.updateDocument(doc.id, { state: 'indexing', error: null });
       try {
-        const ingested = await this.pipeline.ingest(doc, signal);
+        const ingested = await this.pipeline.ingest(doc, signal, job.asked);
         pages = ingested.pages;
         library.updateDocument(doc.id, {
           state: 'indexed',
@@ -393,8 +383,4 @@ export class Ingestion {
   private emitProgress(force = false): void {
     if (!this.disposed) this.pacer.changed(force);
   }
-}
-
-function fileKey(documentId: string): string {
-  return `file:${documentId}`;
 }

@@ -20,6 +20,6 @@ export function retryDocument(
   if (!RETRYABLE.has(doc.state)) {
     throw new QuireError('invalid_input', `${doc.relativePath} did not fail, so there is nothing to retry.`);
   }
-  ingestion.enqueue(doc, true);
+  ingestion.enqueue(doc, 'asked');
   return library.document(documentId) ?? doc;
 }

@@ -27,7 +27,9 @@ const ORDER: Priority[] = ['urgent', 'normal', 'background'];
 
 /**
  * Runs tasks a few at a time, most pressing first, in the order they came within a priority.
- * Pausing stops new starts; running tasks finish. A task can come back after a delay (a retry).
+ * Urgent tasks never wait for slots that background tasks hold: a file the user asked for starts at
+ * once even while long drawings run. Pausing stops new starts; running tasks finish. A task can come
+ * back after a delay (a retry).
  */
 export class Scheduler {
   readonly events = new Emitter<SchedulerEvents>();
@@ -35,6 +37,8 @@ export class Scheduler {
   private readonly running = new Map<string, AbortController>();
   /** Every task still returning, superseded ones included. */
   private readonly inFlight = new Set<Promise<void>>();
+  /** How many of `inFlight` are background tasks. */
+  private backgroundInFlight = 0;
   private readonly waiting = new Map<string, { task: Task; timer: NodeJS.Timeout }>();
   private paused = false;
   private disposed = false;
@@ -71,12 +75,16 @@ export class Scheduler {
     return this.running.has(key);
   }
 
-  /** Moves a queued normal task to the front of the urgent ones. */
+  /** Moves a queued normal or urgent task to the front of the urgent ones. */
   promote(key: string): void {
-    const at = this.queues.normal.findIndex((task) => task.key === key);
-    if (at < 0) return;
-    const [task] = this.queues.normal.splice(at, 1);
-    this.queues.urgent.unshift(task!);
+    for (const priority of ['urgent', 'normal'] as const) {
+      const at = this.queues[priority].findIndex((task) => task.key === key);
+      if (at < 0) continue;
+      const [task] = this.queues[priority].splice(at, 1);
+      this.queues.urgent.unshift(task!);
+      this.pump();
+      return;
+    }
   }
 
   /** Takes a queued task (or one waiting to be retried) out without running it. */
@@ -170,23 +178,32 @@ export class Scheduler {
   }
 
   private pump(): void {
-    while (!this.paused && !this.disposed && this.inFlight.size < this.concurrency) {
-      const task = this.next();
-      if (!task) break;
-      const done = this.start(task);
+    while (!this.paused && !this.disposed) {
+      const next = this.next();
+      if (!next) break;
+      const background = next.priority === 'background';
+      const done = this.start(next.task);
       this.inFlight.add(done);
+      if (background) this.backgroundInFlight++;
       void done.finally(() => {
         this.inFlight.delete(done);
+        if (background) this.backgroundInFlight--;
         this.pump();
       });
     }
     if (this.isIdle() && !this.disposed) this.events.emit('idle', null);
   }
 
-  private next(): Task | undefined {
-    for (const priority of ORDER) {
+  /** The task to start now, if a slot is free for it: urgent ones count only non-background slots. */
+  private next(): { task: Task; priority: Priority } | undefined {
+    const foreground = this.inFlight.size - this.backgroundInFlight;
+    if (this.queues.urgent.length > 0 && foreground < this.concurrency) {
+      return { task: this.queues.urgent.shift()!, priority: 'urgent' };
+    }
+    if (this.inFlight.size >= this.concurrency) return undefined;
+    for (const priority of ['normal', 'background'] as const) {
       const task = this.queues[priority].shift();
-      if (task) return task;
+      if (task) return { task, priority };
     }
     return undefined;
   }

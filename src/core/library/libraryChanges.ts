@@ -46,6 +46,16 @@ export class LibraryChangeFeed {
     return { ...snapshot, revision: this.revision };
   }
 
+  /**
+   * Sends what changed now instead of at the library's next tick. A call that changes the library
+   * (Retry, removing a folder) flushes before it answers, so the renderer, which shows only what this
+   * feed sends, sees the change at once, and a state that passes within one tick (a retried file that
+   * fails again at once) is still sent.
+   */
+  flush(): void {
+    this.send(this.library.snapshot());
+  }
+
   private send(snapshot: LibrarySnapshot): void {
     const documents: DocumentInfo[] = [];
     const current = new Map<string, DocumentInfo>();

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { ErrorInfo } from '../../../../shared/errors';
-import type { DocumentInfo, IndexProgress, LibraryListing } from '../../../../shared/domain/library';
+import type { IndexProgress, LibraryListing } from '../../../../shared/domain/library';
 import { quire } from '../../ipc/client';
 import { errorOf } from '../../lib/callResult';
 import { FreshnessGuard } from '../../lib/freshness';
@@ -33,29 +33,16 @@ export const useLibraryStore = create<LibraryState>((set, get) => ({
   progress: null,
   loadError: null,
 
-  addFolder: async (path) => {
-    const result = await quire['library.addFolder']({ path });
-    if (result.ok) {
-      const root = result.value;
-      // Show the folder at once; the engine's next snapshot brings its documents.
-      set((state) =>
-        state.snapshot && !state.snapshot.roots.some((existing) => existing.id === root.id)
-          ? { snapshot: { ...state.snapshot, roots: [...state.snapshot.roots, root] } }
-          : {},
-      );
-    }
-    return errorOf(result);
-  },
+  // The library shown is only ever what the engine sent (a listing, then its changes): a call that
+  // changes it is answered after the engine has sent the change, so nothing is edited here.
+  addFolder: async (path) => errorOf(await quire['library.addFolder']({ path })),
 
   removeFolder: async (rootId) => {
     const path = get().snapshot?.roots.find((root) => root.id === rootId)?.path ?? '';
     const result = await quire['library.removeFolder']({ rootId, undoable: true });
     if (result.ok) {
       const until = result.value.undoUntil ? Date.parse(result.value.undoUntil) : null;
-      set((state) => ({
-        undoable: until ? { rootId, path, until } : null,
-        snapshot: state.snapshot && withoutRoot(state.snapshot, rootId),
-      }));
+      set({ undoable: until ? { rootId, path, until } : null });
     }
     return errorOf(result);
   },
@@ -68,36 +55,15 @@ export const useLibraryStore = create<LibraryState>((set, get) => ({
     return errorOf(result);
   },
 
-  retry: async (documentId) => {
-    const result = await quire['library.retry']({ documentId });
-    if (result.ok)
-      set((state) => ({ snapshot: state.snapshot && withDocument(state.snapshot, result.value) }));
-    return errorOf(result);
-  },
+  retry: async (documentId) => errorOf(await quire['library.retry']({ documentId })),
 
-  unlock: async (documentId, password, remember) => {
-    const result = await quire['library.unlock']({ documentId, password, remember });
-    if (result.ok)
-      set((state) => ({ snapshot: state.snapshot && withDocument(state.snapshot, result.value) }));
-    return errorOf(result);
-  },
+  unlock: async (documentId, password, remember) =>
+    errorOf(await quire['library.unlock']({ documentId, password, remember })),
 
   pause: async () => applyProgressCall(await quire['library.pause']({})),
   resume: async () => applyProgressCall(await quire['library.resume']({})),
   cancel: async () => applyProgressCall(await quire['library.cancel']({})),
 }));
-
-function withoutRoot(snapshot: LibraryListing, rootId: string): LibraryListing {
-  return {
-    ...snapshot,
-    roots: snapshot.roots.filter((root) => root.id !== rootId),
-    documents: snapshot.documents.filter((doc) => doc.rootId !== rootId),
-  };
-}
-
-function withDocument(snapshot: LibraryListing, updated: DocumentInfo): LibraryListing {
-  return { ...snapshot, documents: snapshot.documents.map((doc) => (doc.id === updated.id ? updated : doc)) };
-}
 
 function applyProgressCall(result: Awaited<ReturnType<(typeof quire)['library.pause']>>): ErrorInfo | null {
   if (result.ok) {
