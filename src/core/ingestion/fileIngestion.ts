@@ -34,6 +34,7 @@ export interface DocumentReader {
       ocr?: OcrSource;
       textOnly?: boolean;
       pageCount?: number;
+      urgent?: boolean;
     },
   ): Promise<ParsedDocument>;
 }
@@ -85,7 +86,8 @@ export type FailureOutcome =
 export class FileIngestion {
   constructor(private readonly deps: FileIngestionDeps) {}
 
-  async ingest(file: FileToIngest, signal: AbortSignal): Promise<IngestedFile> {
+  /** `urgent`: the user waits for this file, so the pool reads it ahead of background work. */
+  async ingest(file: FileToIngest, signal: AbortSignal, urgent = false): Promise<IngestedFile> {
     const { documents, content, reader, recognized } = this.deps;
     // Read through the path policy: the file may have become a link that leads outside the library.
     const readable = await this.deps.readablePath(file.path);
@@ -128,6 +130,7 @@ export class FileIngestion {
         ...(ocrSource ? { ocr: ocrSource } : {}),
         ...(textOnly ? { textOnly } : {}),
         ...(file.pages === null ? {} : { pageCount: file.pages }),
+        ...(urgent ? { urgent } : {}),
       });
       signal.throwIfAborted();
       if (textOnly) pagesToCheck = parsed.pages.filter((page) => !page.needsOcr).map((page) => page.page);
