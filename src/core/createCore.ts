@@ -131,6 +131,8 @@ export function createCore(config: CoreConfig): Core {
     dataDir: config.dataDir,
     watch: config.watch ?? false,
     documentFoldersInDataDir: [webDownloadsFolder(config.dataDir)],
+    // Nothing will read the files (`quire library add`): the listing counts their pages itself.
+    countPagesWhenListed: config.ingest === false,
   });
   const pageImages = new PageImageStore(join(config.dataDir, 'pages'));
   const ocrResults = new OcrStore(join(config.dataDir, 'ocr'));

@@ -33,16 +33,18 @@ test('a folder added through the UI lists its PDFs live', async ({ page }) => {
   await page.getByTestId('folder-path-input').fill(folder);
   await page.getByTestId('add-folder-button').click();
   const items = page.getByTestId('document-item');
-  // The first scan reads every PDF's page count while indexing starts beside it.
+  // The first scan lists every file without opening it; each PDF's pages show once it has been read.
   await expect(items).toHaveCount(12, { timeout: 30_000 });
   const tracemonkey = items.filter({ hasText: 'tracemonkey.pdf' });
-  await expect(tracemonkey.getByTestId('document-pages')).toContainText('14');
-  await expect(items.filter({ hasText: 'pdkids.pdf' }).getByTestId('document-pages')).toContainText('55');
+  await expect(tracemonkey.getByTestId('document-pages')).toContainText('14', { timeout: 60_000 });
+  await expect(items.filter({ hasText: 'pdkids.pdf' }).getByTestId('document-pages')).toContainText('55', {
+    timeout: 60_000,
+  });
 
   await copyFile(join(corpusDir, 'docling', 'pdf__normal_4pages.pdf'), join(folder, 'added later.pdf'));
   const added = items.filter({ hasText: 'added later.pdf' });
   await expect(added).toHaveCount(1, { timeout: 5000 });
-  await expect(added.getByTestId('document-pages')).toContainText('4');
+  await expect(added.getByTestId('document-pages')).toContainText('4', { timeout: 60_000 });
 
   await rm(join(folder, 'rotation.pdf'));
   await expect(items.filter({ hasText: 'rotation.pdf' })).toHaveCount(0, { timeout: 5000 });

@@ -1,6 +1,7 @@
-import { chmod, copyFile, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { connect } from '@lancedb/lancedb';
 import { LibraryService } from '../../src/core/library/libraryService';
 import type { LibrarySnapshot } from '../../src/shared/domain/library';
 import { startLibrary } from '../helpers/libraryRows';
@@ -45,7 +46,7 @@ function waitFor(library: LibraryService, predicate: (s: LibrarySnapshot) => boo
 }
 
 describe('LibraryService', () => {
-  it('lists documents and pictures with sizes and page counts, ignoring other files', async () => {
+  it('lists documents and pictures with sizes, opening none of them, and ignores other files', async () => {
     const { dataDir, folder } = await fixture();
     await copyFile(join(corpusDir, 'pdfjs/tracemonkey.pdf'), join(folder, 'tracemonkey.pdf'));
     await mkdir(join(folder, 'notes'));
@@ -61,8 +62,10 @@ describe('LibraryService', () => {
       [join('notes', 'read me.md'), 'markdown', null],
       [join('notes', 'todo.txt'), 'text', null],
       ['picture.png', 'image', null],
-      ['tracemonkey.pdf', 'pdf', 14],
+      // Pages are counted when the file is read (by ingestion), not when it is listed.
+      ['tracemonkey.pdf', 'pdf', null],
     ]);
+    expect(docs.every((d) => d.state === 'listed' && d.error === null)).toBe(true);
     expect(docs.find((d) => d.kind === 'pdf')?.bytes).toBeGreaterThan(1000);
   });
 
@@ -89,41 +92,46 @@ describe('LibraryService', () => {
     }
   });
 
-  it('keeps roots across restarts and does not reopen unchanged PDFs', async () => {
+  it('keeps roots and rows across restarts, writing nothing for unchanged files', async () => {
     const { dataDir, folder } = await fixture();
     await copyFile(join(corpusDir, 'pdfjs/tracemonkey.pdf'), join(folder, 'a.pdf'));
     const first = await openLibrary(dataDir);
     await first.addFolder(folder);
     await first.whenIdle();
+    const listed = first.snapshot().documents;
     await first.dispose();
+    const table = await (await connect(join(dataDir, 'index'))).openTable('documents');
+    const versionBefore = await table.version();
 
-    let opened = 0;
-    const second = new LibraryService({
-      dataDir,
-      watch: false,
-      countPages: async () => {
-        opened++;
-        return { pages: 1, state: 'listed', error: null };
-      },
-    });
-    cleanups.unshift(await startLibrary(second, dataDir));
+    const second = await openLibrary(dataDir);
     await second.whenIdle();
     expect(second.snapshot().roots.map((r) => r.path)).toEqual([folder]);
-    expect(second.snapshot().documents.map((d) => d.pages)).toEqual([14]);
-    expect(opened).toBe(0);
+    expect(second.snapshot().documents).toEqual(listed);
+    await table.checkoutLatest();
+    expect(await table.version()).toBe(versionBefore);
+    table.close();
   });
 
-  it('lists a PDF pdfjs cannot open with its error and an encrypted one as needing a password', async () => {
+  it('counts pages when listing only for a library nothing reads, naming broken and locked PDFs', async () => {
     const { dataDir, folder } = await fixture();
+    await copyFile(join(corpusDir, 'pdfjs/tracemonkey.pdf'), join(folder, 'trace.pdf'));
     await writeFile(join(folder, 'junk.pdf'), '%PDF-1.7 this is not a pdf');
     await copyFile(join(corpusDir, 'odd/pdfjs/issue3371.pdf'), join(folder, 'locked.pdf'));
-    const library = await openLibrary(dataDir);
+    const library = new LibraryService({ dataDir, watch: false, countPagesWhenListed: true });
+    cleanups.unshift(await startLibrary(library, dataDir));
     await library.addFolder(folder);
     await library.whenIdle();
     const byName = Object.fromEntries(library.snapshot().documents.map((d) => [d.relativePath, d]));
+    expect(byName['trace.pdf']).toMatchObject({ state: 'listed', pages: 14 });
     expect(byName['junk.pdf']).toMatchObject({ state: 'failed', pages: null });
     expect(byName['junk.pdf']?.error).toMatch(/cannot be read/);
     expect(byName['locked.pdf']).toMatchObject({ state: 'needsPassword', pages: null });
+    // What the listing found is kept for the next start, problems too.
+    const table = await (await connect(join(dataDir, 'index'))).openTable('documents');
+    const rows = await table.query().toArray();
+    table.close();
+    const states = Object.fromEntries(rows.map((row) => [String(row.path).split('/').pop(), row.state]));
+    expect(states).toEqual({ 'trace.pdf': 'listed', 'junk.pdf': 'failed', 'locked.pdf': 'needsPassword' });
   });
 
   it('survives symlink loops', async () => {
@@ -156,10 +164,12 @@ describe('LibraryService', () => {
     const library = await openLibrary(dataDir, true);
     await library.addFolder(folder);
     await library.whenIdle();
+    const listedWith = (bytes: number) => (s: LibrarySnapshot) =>
+      s.documents.some((d) => d.relativePath === 'new.pdf' && d.bytes === bytes);
     await copyFile(join(corpusDir, 'pdfjs/tracemonkey.pdf'), join(folder, 'new.pdf'));
-    await waitFor(library, (s) => s.documents.some((d) => d.relativePath === 'new.pdf' && d.pages === 14));
+    await waitFor(library, listedWith((await stat(join(folder, 'new.pdf'))).size));
     await copyFile(join(corpusDir, 'pdfjs/rotation.pdf'), join(folder, 'new.pdf'));
-    await waitFor(library, (s) => s.documents.some((d) => d.relativePath === 'new.pdf' && d.pages === 2));
+    await waitFor(library, listedWith((await stat(join(folder, 'new.pdf'))).size));
     await rm(join(folder, 'new.pdf'));
     await waitFor(library, (s) => s.documents.length === 0);
   });

@@ -16,7 +16,7 @@ import { IndexTidying } from './indexTidying';
 import { ocrSourceOf, PageRecognition, type OcrSetup } from './pageRecognition';
 import type { PasswordVault } from './passwordVault';
 import { unlockDocument } from './unlockDocument';
-import { ProgressMeter } from './progressMeter';
+import { expectedPages, ProgressMeter } from './progressMeter';
 import { ProgressPacer } from './progressPacer';
 import { Reconciliation } from './reconciliation';
 import { fileKey, type FileJob, type FilePriority, type Waiter } from './fileJob';
@@ -170,7 +170,7 @@ export class Ingestion {
     const job: FileJob = {
       documentId: doc.id,
       attempt: 0,
-      estimatedPages: doc.pages ?? 1,
+      estimatedPages: expectedPages(doc),
       asked: priority === 'asked',
       ...(waiter ? { waiter } : {}),
     };

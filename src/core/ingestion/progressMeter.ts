@@ -1,6 +1,18 @@
 import type { IndexProgress, WorkKind, WorkLine } from '../../shared/domain/library';
 import { WorkRate } from './workRate';
 
+/** Bytes per page assumed for a PDF not read yet (about the middle of what the corpus shows). */
+const PDF_BYTES_PER_PAGE = 60_000;
+
+/**
+ * Pages a queued file is expected to have: its count once read, else a guess from its size (a file
+ * is not opened to count its pages before it is read). The meter corrects the total as files finish.
+ */
+export function expectedPages(doc: { kind: string; bytes: number; pages: number | null }): number {
+  if (doc.pages !== null) return doc.pages;
+  return doc.kind === 'pdf' ? Math.max(1, Math.round(doc.bytes / PDF_BYTES_PER_PAGE)) : 1;
+}
+
 /**
  * Counts files and pages through one busy period of the queue (from the first job after idle to the
  * last), and estimates the rate from pages finished while not paused. Page images, drawn after the

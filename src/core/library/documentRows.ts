@@ -3,7 +3,7 @@ import type { DocumentInfo, DocumentKind, DocumentState, LibraryRoot } from '../
 import type { DocumentCatalog } from '../index/documents/documentCatalog';
 import type { IndexedDocument } from '../index/records';
 import type { StoredDocument } from './libraryStore';
-import type { PageCount } from './pageCounter';
+import { NOT_COUNTED, type PageCount } from './pageCounter';
 
 /** The index's `documents` table as the library uses it: the one record of every document. */
 export type DocumentRows = Pick<DocumentCatalog, 'list' | 'get' | 'noteFiles'>;
@@ -121,11 +121,11 @@ export function toDocumentInfo(doc: StoredDocument): DocumentInfo {
   return info;
 }
 
-/** A file a scan or the watcher found, with its page count read. */
+/** A file a scan or the watcher found; its pages unknown until it is read, unless counted. */
 export function foundDocument(
   root: LibraryRoot,
   file: { id: string; path: string; kind: DocumentKind; bytes: number; modifiedMs: number },
-  count: PageCount,
+  count: PageCount = NOT_COUNTED,
 ): StoredDocument {
   const { pages, state, error } = count;
   return {
@@ -136,5 +136,6 @@ export function foundDocument(
     state,
     error,
     contentHash: null,
+    language: null,
   };
 }

@@ -1,12 +1,10 @@
 import { stat } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 import type { FSWatcher } from 'chokidar';
 import type { LibraryRoot, LibrarySnapshot, SkippedFile } from '../../shared/domain/library';
 import { QuireError } from '../../shared/errors';
 import { Emitter } from '../common/emitter';
 import { idForPath } from '../common/ids';
 import { isInside } from '../common/paths';
-import { createLimiter } from '../common/limit';
 import { documentKindOf } from '../documents/readers/formatReaders';
 import { foldersOfRows, foundDocument, fromRow, listedRow, RowBatcher, toDocumentInfo } from './documentRows';
 import type { DocumentRows } from './documentRows';
@@ -15,7 +13,7 @@ import { RemovedFolders, unfinished, type RemovedFolder } from './removedFolders
 import { walkDocuments } from './folderWalker';
 import { watchFolder } from './folderWatcher';
 import { LibraryStore, type StoredDocument } from './libraryStore';
-import { countPages, type PageCount } from './pageCounter';
+import { limitedPageCounter, NOT_COUNTED, type PageCount } from './pageCounter';
 import { checkFile, realRoots, requireInLibrary } from './pathPolicy';
 
 /** How long an undoable removal can be taken back. */
@@ -26,7 +24,7 @@ export { toDocumentInfo, type RemovedFolder };
 export interface LibraryEvents extends Record<string, unknown> {
   /** The whole library as the UI shows it; coalesced, at most every `changeDelayMs`. */
   changed: LibrarySnapshot;
-  /** A file appeared or its size/mtime changed (after its page count was read). */
+  /** A file appeared or its size/mtime changed. */
   documentUpdated: StoredDocument;
   documentRemoved: StoredDocument;
   /** A folder the user just added: its files are the ones the user is waiting for. */
@@ -43,7 +41,8 @@ export interface LibraryServiceOptions {
   /** Watch roots for changes (the app and `quire serve`); one-shot CLI commands do not. */
   watch: boolean;
   changeDelayMs?: number;
-  countPages?: (path: string, kind: StoredDocument['kind']) => Promise<PageCount>;
+  /** Count PDFs' pages when listing them: for a library nothing reads (`quire library add`). */
+  countPagesWhenListed?: boolean;
   /** How long an undoable removal can be taken back; 8 s by default. */
   removalUndoMs?: number;
 }
@@ -51,8 +50,9 @@ export interface LibraryServiceOptions {
 /**
  * The library: the folders the user added and the documents in them, kept current by scanning and
  * watching. The index's `documents` table is the record of every document; the library serves it
- * from memory, with the states of files being read (queued, indexing) that need not outlive a run,
- * and writes a row for each file it finds (in batches). Indexing them is the ingestion queue's job.
+ * from memory, with the states of files being read (queued, indexing) that need not outlive a run.
+ * Listing opens no file: ingestion counts pages as it reads, so a dropped PDF is opened once, and
+ * writes the row of every file it reads; a found file's row is written only if it was not taken up.
  */
 export class LibraryService {
   readonly events = new Emitter<LibraryEvents>();
@@ -65,22 +65,27 @@ export class LibraryService {
   private readonly scans = new Set<Promise<void>>();
   /** Folders removed moments ago, kept for undo. */
   private readonly removed = new RemovedFolders();
-  private readonly limitPageCounts = createLimiter(Math.max(1, Math.min(4, availableParallelism())));
-  private readonly countPages: NonNullable<LibraryServiceOptions['countPages']>;
+  private readonly countPages: ((path: string, kind: StoredDocument['kind']) => Promise<PageCount>) | null;
   private changeTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private rows: DocumentRows | null = null;
   /** A reader of a shared library: it lists its writer's documents and changes nothing. */
   private readOnly = false;
-  /** Rows of files found, written a batch at a time; a row whose file went or changed since is dropped. */
+  /**
+   * Rows of files found, written a batch at a time. A row is dropped when its file went or changed
+   * since, or when ingestion took the file up (it writes the row itself once the reading ends).
+   */
   private readonly found = new RowBatcher(
     (rows) => this.requireRows().noteFiles(rows),
-    (row) => this.documents.get(row.id)?.modifiedMs === row.modifiedMs,
+    (row) => {
+      const doc = this.documents.get(row.id);
+      return doc?.modifiedMs === row.modifiedMs && doc.state === row.state;
+    },
   );
 
   constructor(private readonly options: LibraryServiceOptions) {
     this.store = new LibraryStore(options.dataDir);
-    this.countPages = options.countPages ?? countPages;
+    this.countPages = options.countPagesWhenListed ? limitedPageCounter() : null;
   }
 
   /**
@@ -117,13 +122,13 @@ export class LibraryService {
     this.scheduleChanged();
   }
 
-  /** Resolves once every scan started so far (and the page counts it needed) has finished. */
+  /** Resolves once every scan started so far has finished and the rows it found are written. */
   async whenIdle(): Promise<void> {
     while (this.scans.size > 0) await Promise.all([...this.scans]);
     await this.found.flush();
   }
 
-  /** Whether a scan or a file the watcher saw is still being looked at (its page count read). */
+  /** Whether a scan or a file the watcher saw is still being looked at. */
   get busy(): boolean {
     return this.scans.size > 0;
   }
@@ -313,14 +318,14 @@ export class LibraryService {
     await this.noteFile(root, path, info.size, Math.trunc(info.mtimeMs));
   }
 
-  /** Adds or refreshes one file; unchanged size and mtime mean the PDF is not opened again. */
+  /** Adds or refreshes one file; unchanged size and mtime mean nothing changed. */
   private async noteFile(root: LibraryRoot, path: string, bytes: number, modifiedMs: number): Promise<void> {
     const kind = documentKindOf(path);
     if (!kind) return;
     const id = idForPath('doc', path);
     const known = this.documents.get(id);
     if (known && known.bytes === bytes && known.modifiedMs === modifiedMs) return;
-    const count = await this.limitPageCounts(() => this.countPages(path, kind));
+    const count = this.countPages ? await this.countPages(path, kind) : NOT_COUNTED;
     if (this.closed || !this.roots.has(root.id)) return;
     const doc = foundDocument(root, { id, path, kind, bytes, modifiedMs }, count);
     this.documents.set(id, doc);
