@@ -1,5 +1,6 @@
 import { Index as LanceIndex } from '@lancedb/lancedb';
 
+import { optimizeKeepingReaders } from '../maintenance/versionKeeping';
 import type { IndexTables } from '../tables';
 
 /**
@@ -70,7 +71,7 @@ export class FullTextIndexes {
     if (this.unindexedChunks > FTS_REFRESH_ROWS) {
       const total = await chunks.countRows();
       if (this.unindexedChunks > (total - this.unindexedChunks) * FTS_REFRESH_FRACTION) {
-        await chunks.optimize();
+        await optimizeKeepingReaders(chunks);
         this.unindexedChunks = 0;
       }
     }
@@ -85,7 +86,7 @@ export class FullTextIndexes {
     if (this.unindexedChunks === 0) return;
     await this.tables.exclusive(async () => {
       if (this.unindexedChunks === 0 || this.tables.isDisposed) return;
-      await this.tables.chunks.optimize();
+      await optimizeKeepingReaders(this.tables.chunks);
       this.unindexedChunks = 0;
     });
   }

@@ -3,9 +3,10 @@ import type { DocumentCatalog } from '../documents/documentCatalog';
 import type { IndexStats } from '../records';
 import type { IndexTables } from '../tables';
 import type { IndexVectors } from '../vectors/indexVectors';
+import { optimizeKeepingReaders } from './versionKeeping';
 
 export interface OptimizeOptions {
-  /** Versions older than this are removed; default: one minute ago. */
+  /** Versions older than this are removed; by default, those replaced over a minute ago (versionKeeping.ts). */
   cleanupOlderThan?: Date;
 }
 
@@ -41,10 +42,9 @@ export class IndexMaintenance implements Maintenance {
       this.tables.assertOpen();
       await this.fullText.ensure();
       await this.vectors.ensureVectorIndex(this.vectorIndexRows);
-      const cleanupOlderThan = options.cleanupOlderThan ?? new Date(Date.now() - 60_000);
       const result: OptimizeResult = { versionsRemoved: 0, bytesRemoved: 0 };
       for (const table of await this.tables.allTables()) {
-        const stats = await table.optimize({ cleanupOlderThan, deleteUnverified: true });
+        const stats = await optimizeKeepingReaders(table, { ...options, deleteUnverified: true });
         result.versionsRemoved += stats.prune.oldVersionsRemoved;
         result.bytesRemoved += stats.prune.bytesRemoved;
       }
