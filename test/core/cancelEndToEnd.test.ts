@@ -132,6 +132,9 @@ beforeAll(async () => {
     if (performance.now() - started > 150_000) throw new Error('The PDF was not indexed in time.');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  // Reading goes on after the file shows indexed (its pages' layers are measured, and text that changes
+  // is embedded again): a passage embedding still in flight would count as the search's own.
+  await core.ingestion.whenIdle();
   await core.embedding.whenIdle();
   if (!ollama.requests.some((request) => request.path === '/api/embed')) {
     throw new Error('The passages were not embedded: the search would not ask the stand-in for a vector.');
