@@ -81,6 +81,29 @@ describe('the ingestion scheduler', () => {
     await scheduler.dispose();
   });
 
+  it('puts the task the user waits for first, ahead of other urgent ones; promote leaves urgent ones in order', async () => {
+    const scheduler = new Scheduler(1);
+    const log: string[] = [];
+    const running = gated('running', log);
+    scheduler.add(running, 'normal');
+    const tasks = ['a', 'b', 'c'].map((key) => gated(key, log));
+    for (const task of tasks) scheduler.add(task, 'urgent');
+    scheduler.promote('c');
+    scheduler.putFirst('b');
+    for (const task of [running, ...tasks]) {
+      task.open();
+      await tick();
+    }
+    await scheduler.whenIdle();
+    expect(log.filter((line) => line.startsWith('start'))).toEqual([
+      'start running',
+      'start b',
+      'start a',
+      'start c',
+    ]);
+    await scheduler.dispose();
+  });
+
   it('promotes a queued file, pauses new starts, and cancel drops what waits and aborts what runs', async () => {
     const scheduler = new Scheduler(1);
     const log: string[] = [];

@@ -162,8 +162,10 @@ export class Ingestion {
     this.scheduler.abort(fileKey(doc.id));
     const existing = this.files.get(doc.id);
     if (existing && this.scheduler.queued(fileKey(doc.id))) {
-      if (priority !== 'normal') this.scheduler.promote(fileKey(doc.id));
-      if (priority === 'asked') existing.asked = true;
+      if (priority === 'asked') {
+        this.scheduler.putFirst(fileKey(doc.id));
+        existing.asked = true;
+      } else if (priority === 'urgent') this.scheduler.promote(fileKey(doc.id));
       if (waiter) existing.waiter = waiter;
       return;
     }
@@ -178,7 +180,7 @@ export class Ingestion {
     this.meter.added(job.estimatedPages);
     this.options.library.updateDocument(doc.id, { state: 'queued', error: null });
     this.scheduler.add(this.fileTask(job), priority === 'normal' ? 'normal' : 'urgent');
-    if (priority === 'asked') this.scheduler.promote(fileKey(doc.id));
+    if (priority === 'asked') this.scheduler.putFirst(fileKey(doc.id));
     this.emitProgress();
   }
 

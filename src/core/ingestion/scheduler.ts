@@ -75,9 +75,18 @@ export class Scheduler {
     return this.running.has(key);
   }
 
-  /** Moves a queued normal or urgent task to the front of the urgent ones. */
+  /** Moves a queued normal task to the front of the urgent ones. */
   promote(key: string): void {
-    for (const priority of ['urgent', 'normal'] as const) {
+    this.moveToFront(key, ['normal']);
+  }
+
+  /** Moves a queued task, urgent ones included, to the very front: the one the user waits for. */
+  putFirst(key: string): void {
+    this.moveToFront(key, ['urgent', 'normal']);
+  }
+
+  private moveToFront(key: string, from: ReadonlyArray<'urgent' | 'normal'>): void {
+    for (const priority of from) {
       const at = this.queues[priority].findIndex((task) => task.key === key);
       if (at < 0) continue;
       const [task] = this.queues[priority].splice(at, 1);

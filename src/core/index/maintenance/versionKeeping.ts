@@ -13,7 +13,7 @@ export const KEEP_REPLACED_MS = 60_000;
  * so it and all later ones are kept, however old they are.
  */
 export function removableBefore(
-  versions: ReadonlyArray<{ version: number; timestamp: Date }>,
+  versions: ReadonlyArray<{ timestamp: Date }>,
   now: number,
   keepMs: number,
 ): Date {
