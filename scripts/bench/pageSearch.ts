@@ -127,8 +127,7 @@ export async function run(args: string[]): Promise<BenchReport> {
         const top = new TopK(k);
         for (const id of ids) {
           readSync(fd, readBuffer, 0, pageBytes, id * pageBytes);
-          const vectors = new Float32Array(new Float16Array(readBuffer.buffer, 0, pageBytes / 2));
-          top.offer(id, rescorer.sumOfBest(vectors, 0, vectorsPerPage));
+          top.offer(id, rescorer.sumOfBestHalves(readBuffer, vectorsPerPage));
         }
         return top.sorted().map(({ id }) => id);
       };

@@ -7,6 +7,8 @@ export interface BestMatch {
   bestAgainst(rows: Float32Array, firstRow: number, rowCount: number): { max: Float32Array; arg: Int32Array };
   /** Sum of the per-left-row maxima (MaxSim when the left matrix is the query). */
   sumOfBest(rows: Float32Array, firstRow: number, rowCount: number): number;
+  /** `sumOfBest` over `rowCount` rows given as little-endian fp16 bytes (a page vector cell). */
+  sumOfBestHalves(cell: Uint8Array, rowCount: number): number;
 }
 
 /** The SIMD kernel where the runtime has one, otherwise the same thing in plain JavaScript. */
@@ -61,5 +63,11 @@ export class JsBestMatch implements BestMatch {
     let total = 0;
     for (let i = 0; i < max.length; i++) total += max[i]!;
     return total;
+  }
+
+  sumOfBestHalves(cell: Uint8Array, rowCount: number): number {
+    // Copied first: a cell read from Arrow may start at an odd byte offset.
+    const aligned = cell.slice(0, rowCount * this.dimensions * 2);
+    return this.sumOfBest(new Float32Array(new Float16Array(aligned.buffer)), 0, rowCount);
   }
 }

@@ -1,6 +1,7 @@
 import { createBestMatch, type BestMatch } from './bestMatch';
 import { CentroidLists } from './centroidLists';
 import { Codebook } from './codebook';
+import { createCodedPageScorer, type CodedPageScorer } from './codedPageScorer';
 import { createCoarseScorer, type CoarseScorer } from './coarseScores';
 import { CompactPageStore } from './compactPageStore';
 import { PageStore } from './pageStore';
@@ -57,6 +58,7 @@ interface Coding {
   codebook: Codebook;
   codec: ResidualCodec;
   pruned: PrunedMaxSim;
+  scorer: CodedPageScorer;
 }
 
 /**
@@ -78,7 +80,6 @@ export class LateInteractionIndex {
   private readonly coarse: CoarseScorer;
   /** Per coded slot: the distinct centroids its vectors fall into. */
   private readonly slotCentroids = new CentroidLists();
-  private decoded = new Float32Array(0);
   /** Vectors each page came with, before pooling. */
   private readonly givenCounts = new Map<string, number>();
 
@@ -180,9 +181,15 @@ export class LateInteractionIndex {
             options.shortlist ?? this.settings.shortlist,
             options.pruneMargin ?? this.settings.pruneMargin,
           );
+      coding.scorer.setQuery(query, queryCount);
       for (const slot of slots) {
-        const rows = this.decodeSlot(slot, coding, coded);
-        best.offer(slot, this.scorer.sumOfBest(this.decoded, 0, rows));
+        const score = coding.scorer.score(
+          coded.ids,
+          coded.residuals,
+          coded.firstRow(slot),
+          coded.rowCount(slot),
+        );
+        best.offer(slot, score);
       }
     }
     return best.sorted().map(({ id, score }) => ({
@@ -291,21 +298,6 @@ export class LateInteractionIndex {
     return middle.sorted().map(({ id }) => id);
   }
 
-  private decodeSlot(slot: number, coding: Coding, coded: CompactPageStore): number {
-    const rows = coded.rowCount(slot);
-    const d = this.dimensions;
-    if (this.decoded.length < rows * d) this.decoded = new Float32Array(rows * d);
-    const first = coded.firstRow(slot);
-    const ids = coded.ids;
-    const residuals = coded.residuals;
-    const width = coded.residualBytes;
-    const centroids = coding.codebook.centroids;
-    for (let row = 0; row < rows; row++) {
-      coding.codec.decode(residuals, (first + row) * width, centroids, ids[first + row]!, this.decoded, row);
-    }
-    return rows;
-  }
-
   private encode(
     key: string,
     vectors: Float32Array,
@@ -355,7 +347,12 @@ export class LateInteractionIndex {
         residuals[row * d + k] = sample[row * d + k]! - codebook.centroids[ids[row]! * d + k]!;
     }
     const codec = ResidualCodec.train(residuals, rows, d, this.settings.residualBits);
-    const coding = { codebook, codec, pruned: new PrunedMaxSim(d, codebook, codec) };
+    const coding = {
+      codebook,
+      codec,
+      pruned: new PrunedMaxSim(d, codebook, codec),
+      scorer: createCodedPageScorer(codebook.centroids, codec),
+    };
     const coded = new CompactPageStore(coding.codec.bytesPerVector);
     const pages = this.exact;
     for (let slot = 0; slot < pages.slotCount; slot++) {

@@ -17,8 +17,11 @@ export class ResidualCodec {
   readonly cutoffs: Float32Array;
   /** `dimensions x levels` decoded value of each bucket. */
   readonly values: Float32Array;
-  /** Per byte position, the decoded values for all 256 byte patterns: `[position][byte][dimsPerByte]`. */
-  private readonly byteTable: Float32Array;
+  /**
+   * Per byte position, the decoded values for all 256 byte patterns: `[position][byte][dimsPerByte]`
+   * (what decoding looks up, here and in the WebAssembly decoder).
+   */
+  readonly byteTable: Float32Array;
   private readonly levels: number;
   private readonly perByte: number;
 

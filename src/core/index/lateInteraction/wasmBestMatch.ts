@@ -1,4 +1,10 @@
-import { ensureMemory, instantiateKernels, type BestMatchesExport, type WasmMemory } from './wasmModule';
+import {
+  ensureMemory,
+  instantiateKernels,
+  type BestMatchesExport,
+  type WasmMemory,
+  type WidenHalvesExport,
+} from './wasmModule';
 
 /**
  * One instance keeps its own linear memory: a left matrix set once (the query, or a page) and a
@@ -8,24 +14,34 @@ export class WasmBestMatch {
   readonly dimensions: number;
   private readonly memory: WasmMemory;
   private readonly run: BestMatchesExport;
+  private readonly widen: WidenHalvesExport;
   private leftRows = 0;
   private paddedLeftRows = 0;
   private rightOffset = 0;
   private rightCapacityRows = 0;
   private outMaxOffset = 0;
   private outArgOffset = 0;
+  private halvesOffset = 0;
 
   /** Null when this runtime lacks WebAssembly SIMD or the rows cannot be split into 4-float lanes. */
   static create(dimensions: number): WasmBestMatch | null {
     if (dimensions % 4 !== 0) return null;
     const kernels = instantiateKernels();
-    return kernels ? new WasmBestMatch(dimensions, kernels.memory, kernels.bestMatches) : null;
+    return kernels
+      ? new WasmBestMatch(dimensions, kernels.memory, kernels.bestMatches, kernels.widenHalves)
+      : null;
   }
 
-  private constructor(dimensions: number, memory: WasmMemory, run: BestMatchesExport) {
+  private constructor(
+    dimensions: number,
+    memory: WasmMemory,
+    run: BestMatchesExport,
+    widen: WidenHalvesExport,
+  ) {
     this.dimensions = dimensions;
     this.memory = memory;
     this.run = run;
+    this.widen = widen;
   }
 
   /** Copies the left matrix in; it stays until the next call. */
@@ -69,16 +85,36 @@ export class WasmBestMatch {
     return total;
   }
 
-  // Memory: [left rows][right rows][best per left row][argmax per left row]; the left matrix stays put.
+  /** `sumOfBest` over `rowCount` rows given as little-endian fp16 (a page vector cell), widened here. */
+  sumOfBestHalves(cell: Uint8Array, rowCount: number): number {
+    if (rowCount === 0 || this.leftRows === 0) return 0;
+    const d = this.dimensions;
+    if (rowCount > this.rightCapacityRows) this.layout(Math.max(rowCount, this.rightCapacityRows * 2));
+    new Uint8Array(this.memory.buffer, this.halvesOffset, rowCount * d * 2).set(
+      cell.subarray(0, rowCount * d * 2),
+    );
+    this.widen(this.halvesOffset, (rowCount * d + 7) & ~7, this.rightOffset);
+    this.run(0, this.paddedLeftRows, this.rightOffset, rowCount, d * 4, this.outMaxOffset, this.outArgOffset);
+    const max = new Float32Array(this.memory.buffer, this.outMaxOffset, this.leftRows);
+    let total = 0;
+    for (let i = 0; i < max.length; i++) total += max[i]!;
+    return total;
+  }
+
+  // Memory: [left rows][right rows][best per left row][argmax per left row][right rows as fp16]; the
+  // left matrix stays put. Widening works in steps of 8 values, so the right rows and the fp16 rows
+  // each get 32 spare bytes.
   private layout(rightRows: number): void {
     const rowBytes = this.dimensions * 4;
     const rightOffset = this.paddedLeftRows * rowBytes;
-    const outMaxOffset = rightOffset + rightRows * rowBytes;
+    const outMaxOffset = rightOffset + rightRows * rowBytes + 32;
     const outArgOffset = outMaxOffset + this.paddedLeftRows * 4;
-    ensureMemory(this.memory, outArgOffset + this.paddedLeftRows * 4);
+    const halvesOffset = outArgOffset + this.paddedLeftRows * 4;
+    ensureMemory(this.memory, halvesOffset + (rightRows * rowBytes) / 2 + 32);
     this.rightOffset = rightOffset;
     this.rightCapacityRows = rightRows;
     this.outMaxOffset = outMaxOffset;
     this.outArgOffset = outArgOffset;
+    this.halvesOffset = halvesOffset;
   }
 }

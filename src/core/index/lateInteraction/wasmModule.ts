@@ -1,6 +1,28 @@
+import {
+  f32x4Add,
+  f32x4Max,
+  f32x4Mul,
+  get,
+  i32,
+  laneSum,
+  load,
+  minusInfinityBytes,
+  op,
+  section,
+  set,
+  splat,
+  store,
+  tee,
+  unsignedLeb,
+  utf8,
+  vector,
+} from './wasmAssembly';
+import { widenHalvesBody, widenHalvesLocals } from './wasmHalfWidening';
+import { decodeResidualsBody, decodeResidualsLocals } from './wasmResidualDecode';
+
 /**
  * The WebAssembly SIMD kernels behind the fast paths, assembled here byte by byte from the listings
- * below, so there is no build step and no binary asset. Two exported functions:
+ * below, so there is no build step and no binary asset. Its exported functions:
  * - `bestMatches`: for each row of a left matrix, the best dot product over the rows of a right
  *   matrix, and which row gave it. MaxSim is that with the query on the left and a page on the right
  *   (sum of the maxima); codebook assignment is that with page vectors on the left and centroids on
@@ -8,95 +30,10 @@
  *   right rows make it several times faster than the same loops in JavaScript.
  * - `coarseScores`: for each page, given the distinct centroid ids of its vectors and a table of
  *   centroid-by-query-vector cosines, the sum over query vectors of the best centroid cosine.
+ * - `decodeResiduals2` / `decodeResiduals4`: coded page vectors rebuilt (wasmResidualDecode).
+ * - `widenHalves`: fp16 values to f32 (wasmHalfWidening).
+ * The instruction vocabulary lives in wasmAssembly.
  */
-
-const op = {
-  block: 0x02,
-  loop: 0x03,
-  if: 0x04,
-  end: 0x0b,
-  brIf: 0x0d,
-  localGet: 0x20,
-  localSet: 0x21,
-  localTee: 0x22,
-  i32Load: 0x28,
-  i32Load16U: 0x2f,
-  i32Store: 0x36,
-  f32Store: 0x38,
-  i32Const: 0x41,
-  f32Const: 0x43,
-  i32Eqz: 0x45,
-  i32LtU: 0x49,
-  i32GeU: 0x4f,
-  f32Gt: 0x5e,
-  i32Add: 0x6a,
-  i32Mul: 0x6c,
-  i32Shl: 0x74,
-  f32Add: 0x92,
-  voidBlock: 0x40,
-} as const;
-const simd = 0xfd;
-const simdOp = {
-  v128Load: [0x00],
-  v128Store: [0x0b],
-  v128Const: [0x0c],
-  f32x4ExtractLane: [0x1f],
-  f32x4Add: [0xe4, 0x01],
-  f32x4Mul: [0xe6, 0x01],
-  f32x4Max: [0xe9, 0x01],
-};
-const get = (i: number) => [op.localGet, i];
-const set = (i: number) => [op.localSet, i];
-const tee = (i: number) => [op.localTee, i];
-const i32 = (v: number) => [op.i32Const, ...signedLeb(v)];
-const load = [simd, ...simdOp.v128Load, 0, 0];
-const store = [simd, ...simdOp.v128Store, 0, 0];
-const f32x4Add = [simd, ...simdOp.f32x4Add];
-const f32x4Mul = [simd, ...simdOp.f32x4Mul];
-const f32x4Max = [simd, ...simdOp.f32x4Max];
-const lane = (l: number) => [simd, ...simdOp.f32x4ExtractLane, l];
-const splat = (bytes: number[]) => [simd, ...simdOp.v128Const, ...bytes, ...bytes, ...bytes, ...bytes];
-const minusInfinityBytes = [0x00, 0x00, 0x80, 0xff];
-/** Sum of the four lanes of the v128 in local `i`. */
-const laneSum = (i: number) => [
-  ...get(i),
-  ...lane(0),
-  ...get(i),
-  ...lane(1),
-  op.f32Add,
-  ...get(i),
-  ...lane(2),
-  op.f32Add,
-  ...get(i),
-  ...lane(3),
-  op.f32Add,
-];
-
-function unsignedLeb(value: number): number[] {
-  const bytes: number[] = [];
-  do {
-    let byte = value & 0x7f;
-    value >>>= 7;
-    if (value !== 0) byte |= 0x80;
-    bytes.push(byte);
-  } while (value !== 0);
-  return bytes;
-}
-
-function signedLeb(value: number): number[] {
-  const bytes: number[] = [];
-  for (;;) {
-    const byte = value & 0x7f;
-    value >>= 7;
-    const done = (value === 0 && (byte & 0x40) === 0) || (value === -1 && (byte & 0x40) !== 0);
-    bytes.push(done ? byte : byte | 0x80);
-    if (done) return bytes;
-  }
-}
-
-const utf8 = (text: string) => [...unsignedLeb(text.length), ...Array.from(text, (c) => c.charCodeAt(0))];
-const section = (id: number, body: number[]) => [id, ...unsignedLeb(body.length), ...body];
-const vector = (items: number[][]) => [...unsignedLeb(items.length), ...items.flat()];
 
 // bestMatches: parameters, then locals, by index.
 const A = 0; // left matrix pointer
@@ -253,14 +190,17 @@ function assembleModule(): Uint8Array {
   };
   const bytes = [
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, vector([params(7)])),
+    ...section(1, vector([params(7), params(3)])),
     ...section(2, vector([[...utf8('env'), ...utf8('memory'), 0x02, 0x00, 0x01]])),
-    ...section(3, vector([[0], [0]])),
+    ...section(3, vector([[0], [0], [0], [0], [1]])),
     ...section(
       7,
       vector([
         [...utf8('bestMatches'), 0x00, 0x00],
         [...utf8('coarseScores'), 0x00, 0x01],
+        [...utf8('decodeResiduals2'), 0x00, 0x02],
+        [...utf8('decodeResiduals4'), 0x00, 0x03],
+        [...utf8('widenHalves'), 0x00, 0x04],
       ]),
     ),
     ...section(
@@ -268,6 +208,9 @@ function assembleModule(): Uint8Array {
       vector([
         functionBody(bestMatchesLocals, bestMatchesBody()),
         functionBody(coarseScoresLocals, coarseScoresBody()),
+        functionBody(decodeResidualsLocals, decodeResidualsBody(2)),
+        functionBody(decodeResidualsLocals, decodeResidualsBody(4)),
+        functionBody(widenHalvesLocals, widenHalvesBody()),
       ]),
     ),
   ];
@@ -320,10 +263,19 @@ export type CoarseScoresExport = (
   out: number,
 ) => void;
 
+/** (codes, ids, rows, centroids, table, rowBytes, out) byte offsets and counts; see wasmResidualDecode. */
+export type DecodeResidualsExport = CoarseScoresExport;
+
+/** (src, count, dst): `count` fp16 values (a multiple of 8) at byte offset src to f32 at dst. */
+export type WidenHalvesExport = (src: number, count: number, dst: number) => void;
+
 export interface WasmKernels {
   memory: WasmMemory;
   bestMatches: BestMatchesExport;
   coarseScores: CoarseScoresExport;
+  /** By residual bits. */
+  decodeResiduals: { 2: DecodeResidualsExport; 4: DecodeResidualsExport };
+  widenHalves: WidenHalvesExport;
 }
 
 export const wasmPageBytes = 65536;
@@ -338,6 +290,11 @@ export function instantiateKernels(): WasmKernels | null {
     memory,
     bestMatches: exports.bestMatches as BestMatchesExport,
     coarseScores: exports.coarseScores as CoarseScoresExport,
+    decodeResiduals: {
+      2: exports.decodeResiduals2 as DecodeResidualsExport,
+      4: exports.decodeResiduals4 as DecodeResidualsExport,
+    },
+    widenHalves: exports.widenHalves as WidenHalvesExport,
   };
 }
 

@@ -3,7 +3,7 @@ import { abortable } from '../../common/abortable';
 import { createBestMatch } from '../lateInteraction/bestMatch';
 import { sqlIn } from '../sql';
 import { inBatches } from '../tableIo';
-import { unpackHalf } from '../vectors/pageVectorCells';
+import { checkHalfCell } from '../vectors/pageVectorCells';
 
 /**
  * Pages the in-memory index hands to fp16 re-scoring. Its stored vectors are pooled and coded, so
@@ -39,7 +39,8 @@ export async function rescorePages(
       const count = Number(row.vector_count ?? 0);
       const cell = row.vectors_f16 as Uint8Array | null;
       if (count === 0 || !cell) continue;
-      scores.set(String(row.page_id), kernel.sumOfBest(unpackHalf(cell, count, dimensions), 0, count));
+      checkHalfCell(cell, count, dimensions);
+      scores.set(String(row.page_id), kernel.sumOfBestHalves(cell, count));
     }
   }
   return ranked

@@ -9,13 +9,18 @@ export function packHalf(vectors: Float32Array[], dimensions: number): Uint8Arra
   return new Uint8Array(half.buffer, half.byteOffset, half.byteLength);
 }
 
-/** Unpacks `count` rows; refuses a cell whose size does not match (a damaged or foreign row). */
-export function unpackHalf(cell: Uint8Array, count: number, dimensions: number): Float32Array {
+/** Refuses a cell whose size does not match its count (a damaged or foreign row). */
+export function checkHalfCell(cell: Uint8Array, count: number, dimensions: number): void {
   if (cell.byteLength !== count * dimensions * 2) {
     throw new Error(
       `A page vector cell holds ${cell.byteLength} bytes, not ${count} x ${dimensions} fp16 values`,
     );
   }
+}
+
+/** Unpacks `count` rows; refuses a cell whose size does not match. */
+export function unpackHalf(cell: Uint8Array, count: number, dimensions: number): Float32Array {
+  checkHalfCell(cell, count, dimensions);
   // Copy first: a cell read from Arrow may start at an odd byte offset.
   const aligned = new Uint8Array(cell.byteLength);
   aligned.set(cell);
