@@ -5,13 +5,14 @@
  * the best `--rescore` pages from full-precision fp16 vectors read back from a file on disk.
  * Pages are synthetic (syntheticPages.ts) and made one at a time, so only the coded index is held.
  * Args: --pages 1000,10000  --vectors 850  --queries 40  --query-vectors 32  --bits 4  --pool 2
- *       --candidates 128  --shortlist 0  --margin 0.15  --rescore 32  --centroids <auto>  --noise-dims <all>  --stored-truth yes
+ *       --candidates 128  --shortlist 0  --margin 0.15  --rescore <app's depth>  --centroids <auto>  --noise-dims <all>
+ *       --probe <app's>  --probe-pages <app's> (0 probes nothing: every page is scored coarsely)  --stored-truth yes
  *       --stage-counts 32,64,128,256,512  --stage-grid 64:32,128:32,128:64,256:32 (candidates:rescore)
  */
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LateInteractionIndex } from '../../src/core/index/lateInteraction';
+import { LateInteractionIndex, PROBE_CENTROIDS, PROBE_PAGES } from '../../src/core/index/lateInteraction';
 import { createBestMatch } from '../../src/core/index/lateInteraction/bestMatch';
 import { makeSyntheticCorpus } from '../../src/core/index/lateInteraction/syntheticPages';
 import { TopK } from '../../src/core/index/lateInteraction/topK';
@@ -49,6 +50,8 @@ export async function run(args: string[]): Promise<BenchReport> {
   const rescore = Number(option(args, 'rescore', String(PAGE_RESCORE_DEPTH)));
   const shortlist = Number(option(args, 'shortlist', '0'));
   const pruneMargin = Number(option(args, 'margin', '0.15'));
+  const probeCentroids = Number(option(args, 'probe', String(PROBE_CENTROIDS)));
+  const probePages = Number(option(args, 'probe-pages', String(PROBE_PAGES)));
   // 0: the index's own choice (one centroid per 32 vectors it learns from, at most 4096).
   const centroids = Number(option(args, 'centroids', '0'));
   const noiseArg = option(args, 'noise-dims', '');
@@ -94,6 +97,8 @@ export async function run(args: string[]): Promise<BenchReport> {
         candidates,
         shortlist,
         pruneMargin,
+        probeCentroids,
+        probePages,
         centroids,
       });
       const rawFile = join(scratch, `raw-${pages}.f16`);
@@ -274,6 +279,8 @@ export async function run(args: string[]): Promise<BenchReport> {
         candidates,
         shortlist,
         margin: pruneMargin,
+        probe: probeCentroids,
+        probePages,
         buildSeconds: buildMs / 1000,
         diskKBPerPage: codeKB,
         fullPrecisionKBPerPage: pageBytes / 1024,

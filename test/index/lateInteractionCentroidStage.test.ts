@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { exactMaxSim, LateInteractionIndex } from '../../src/core/index/lateInteraction';
+import { CentroidPostings } from '../../src/core/index/lateInteraction/centroidPostings';
 import { makeSyntheticCorpus } from '../../src/core/index/lateInteraction/syntheticPages';
 
 /**
@@ -20,8 +21,8 @@ describe('LateInteractionIndex centroid stage', () => {
       .map((hit) => hit.key),
   );
 
-  function build(centroids?: number): LateInteractionIndex {
-    const index = new LateInteractionIndex({ dimensions: d, ...(centroids ? { centroids } : {}) });
+  function build(centroids?: number, probe: { probeCentroids?: number; probePages?: number } = {}) {
+    const index = new LateInteractionIndex({ dimensions: d, ...(centroids ? { centroids } : {}), ...probe });
     for (const page of corpus.pages) index.upsert(page.key, page.vectors, page.count);
     return index;
   }
@@ -62,4 +63,39 @@ describe('LateInteractionIndex centroid stage', () => {
     expect(decoded / (queries.length * 10)).toBeGreaterThanOrEqual(0.95);
     expect(decoded).toBeGreaterThanOrEqual(kept - 2);
   }, 120_000);
+
+  it('keeps as much when the probe hands coarse scoring only the pages near the query', () => {
+    // 1500 pages, 128 probed: the probe runs (it needs over twice the pages it hands on).
+    const probed = build(undefined, { probeCentroids: 8, probePages: 128 });
+    const everyPage = centroidRecall(build(undefined, { probeCentroids: 0 }), 64);
+    const probedRecall = centroidRecall(probed, 64);
+    console.log(`centroid stage recall in its best 64: every page ${everyPage}, probed ${probedRecall}`);
+    expect(probedRecall).toBeGreaterThanOrEqual(0.95);
+    expect(probedRecall).toBeGreaterThanOrEqual(everyPage - 0.02);
+  }, 120_000);
+});
+
+describe('CentroidPostings probe', () => {
+  // Centroid-by-query cosines, table[c * 2 + q], for 4 centroids and 2 query vectors.
+  const table = Float32Array.from([0.9, 0.1, 0.1, 0.2, 0.5, 0.8, 0.2, 0.7]);
+  const slotIds = [[0], [1], [0, 2], [3], [2]];
+
+  it('ranks live slots by their gain over the first centroid not followed, counting a slot once per query vector', () => {
+    const postings = new CentroidPostings(4);
+    slotIds.forEach((ids, slot) => postings.add(slot, ids));
+    // q0 follows c0, c2 (floor c3 = 0.2); q1 follows c2, c3 (floor c1 = 0.2). Slot 4 is dead.
+    // Gains: slot 2 = 0.7 + 0.6, slot 0 = 0.7, slot 3 = 0.5, slot 1 = 0.
+    const ranked = postings.probe(table, 2, 2, 5, (slot) => slot !== 4, 3);
+    expect(ranked).toEqual([2, 0, 3]);
+  });
+
+  it('follows renumbered slots after a rebuild', () => {
+    const postings = new CentroidPostings(4);
+    slotIds.forEach((ids, slot) => postings.add(slot, ids));
+    // Slot 1 is gone; the others move down one from slot 2 on, and all are live.
+    // Gains: slot 1 (was 2) = 1.3, slot 3 (was 4) = 0.3 + 0.6, slot 0 = 0.7, slot 2 = 0.5.
+    const kept = [slotIds[0]!, slotIds[2]!, slotIds[3]!, slotIds[4]!];
+    postings.rebuild(kept.length, (slot) => kept[slot]!);
+    expect(postings.probe(table, 2, 2, 4, () => true, 2)).toEqual([1, 3]);
+  });
 });

@@ -1,2 +1,8 @@
-export { LateInteractionIndex, type LateInteractionIndexOptions, type PageHit } from './lateInteractionIndex';
+export {
+  LateInteractionIndex,
+  PROBE_CENTROIDS,
+  PROBE_PAGES,
+  type LateInteractionIndexOptions,
+  type PageHit,
+} from './lateInteractionIndex';
 export { exactMaxSim } from './maxSim';

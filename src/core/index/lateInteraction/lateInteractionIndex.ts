@@ -1,8 +1,7 @@
 import { createBestMatch, type BestMatch } from './bestMatch';
-import { CentroidLists } from './centroidLists';
+import { CandidateStage, type CandidateSettings } from './candidateStage';
 import { Codebook } from './codebook';
 import { createCodedPageScorer, type CodedPageScorer } from './codedPageScorer';
-import { createCoarseScorer, type CoarseScorer } from './coarseScores';
 import { CompactPageStore } from './compactPageStore';
 import { PageStore } from './pageStore';
 import { PrunedMaxSim } from './prunedMaxSim';
@@ -28,6 +27,13 @@ export interface LateInteractionIndexOptions {
   shortlist?: number;
   /** Cosine margin below a page's best centroid within which the middle stage still looks. Default 0.15. */
   pruneMargin?: number;
+  /**
+   * Per query vector, the nearest centroids whose inverted lists the probe stage follows, so coarse
+   * scoring sees `probePages` pages instead of all. 0 scores every page coarsely. Default PROBE_CENTROIDS.
+   */
+  probeCentroids?: number;
+  /** Pages the probe stage hands to coarse scoring. Default PROBE_PAGES. */
+  probePages?: number;
   /**
    * Centroids in the codebook (at most 60,000: ids are 16-bit). Default: 16 x the square root of
    * the vectors the codebook is learnt from, between 256 and 4096. With 1024 on 850-vector pages the centroid stage
@@ -59,7 +65,11 @@ interface Coding {
   codec: ResidualCodec;
   pruned: PrunedMaxSim;
   scorer: CodedPageScorer;
+  candidates: CandidateStage;
 }
+
+export const PROBE_CENTROIDS = 16;
+export const PROBE_PAGES = 1024;
 
 /**
  * In-memory MaxSim search over pages that each carry many vectors. Small indexes keep vectors as
@@ -77,9 +87,6 @@ export class LateInteractionIndex {
   private coding: Coding | null = null;
   private readonly scorer: BestMatch;
   private readonly helper: BestMatch;
-  private readonly coarse: CoarseScorer;
-  /** Per coded slot: the distinct centroids its vectors fall into. */
-  private readonly slotCentroids = new CentroidLists();
   /** Vectors each page came with, before pooling. */
   private readonly givenCounts = new Map<string, number>();
 
@@ -94,6 +101,8 @@ export class LateInteractionIndex {
       candidates: options.candidates ?? 128,
       shortlist: options.shortlist ?? 0,
       pruneMargin: options.pruneMargin ?? 0.15,
+      probeCentroids: options.probeCentroids ?? PROBE_CENTROIDS,
+      probePages: options.probePages ?? PROBE_PAGES,
       centroids,
       exactUpToPages: options.exactUpToPages ?? 512,
       residualBits: options.residualBits ?? 4,
@@ -105,7 +114,6 @@ export class LateInteractionIndex {
     this.exact = new PageStore(dimensions);
     this.scorer = createBestMatch(dimensions);
     this.helper = createBestMatch(dimensions);
-    this.coarse = createCoarseScorer();
   }
 
   get size(): number {
@@ -143,10 +151,8 @@ export class LateInteractionIndex {
     query: Float32Array,
     queryCount: number,
     k: number,
-    options: {
+    options: Partial<CandidateSettings> & {
       candidates?: number;
-      shortlist?: number;
-      pruneMargin?: number;
       allow?: (key: string) => boolean;
     } = {},
   ): PageHit[] {
@@ -172,14 +178,14 @@ export class LateInteractionIndex {
     if (coded && coding && coded.size > 0) {
       const slots = allow
         ? this.admittedSlots(coded, allow)
-        : this.candidateSlots(
+        : coding.candidates.select(
             query,
             queryCount,
-            coding,
+            coding.codebook,
+            coding.pruned,
             coded,
             Math.min(coded.size, Math.max(k, options.candidates ?? this.settings.candidates)),
-            options.shortlist ?? this.settings.shortlist,
-            options.pruneMargin ?? this.settings.pruneMargin,
+            { ...this.settings, ...definedOnly(options) },
           );
       coding.scorer.setQuery(query, queryCount);
       for (const slot of slots) {
@@ -205,9 +211,12 @@ export class LateInteractionIndex {
   centroidRanking(query: Float32Array, queryCount: number, count: number): string[] {
     const { coded, coding } = this;
     if (!coded || !coding || count <= 0 || queryCount <= 0) return [];
-    return this.candidateSlots(query, queryCount, coding, coded, Math.min(count, coded.size), 0, 0).map(
-      (slot) => coded.keyOf(slot),
-    );
+    return coding.candidates
+      .select(query, queryCount, coding.codebook, coding.pruned, coded, Math.min(count, coded.size), {
+        ...this.settings,
+        shortlist: 0,
+      })
+      .map((slot) => coded.keyOf(slot));
   }
 
   /** Every stored page's key and the vectors it came with (before pooling). */
@@ -225,7 +234,7 @@ export class LateInteractionIndex {
   } {
     const coded = this.coded;
     const codeBytes = coded?.bytes ?? 0;
-    const listBytes = this.slotCentroids.flatCodes.byteLength + this.slotCentroids.starts.byteLength;
+    const listBytes = this.coding?.candidates.bytes ?? 0;
     const codingBytes = this.coding
       ? this.coding.codebook.centroids.byteLength +
         this.coding.codec.cutoffs.byteLength +
@@ -247,55 +256,6 @@ export class LateInteractionIndex {
       if (coded.isLive(slot) && allow(coded.keyOf(slot))) slots.push(slot);
     }
     return slots;
-  }
-
-  /**
-   * The `count` coded slots most likely to hold the best pages: the best `shortlist` by the coarse
-   * (centroid-level) estimate of MaxSim, narrowed to `count` by the pruned middle stage.
-   */
-  private candidateSlots(
-    query: Float32Array,
-    queryCount: number,
-    coding: Coding,
-    coded: CompactPageStore,
-    count: number,
-    shortlist: number,
-    margin: number,
-  ): number[] {
-    const lists = this.slotCentroids;
-    const table = coding.codebook.scoreQuery(query, queryCount);
-    const estimates = this.coarse.score(
-      table,
-      coding.codebook.size,
-      queryCount,
-      lists.flatCodes,
-      lists.starts,
-      lists.slotCount,
-    );
-    const coarseCount = Math.max(count, Math.min(shortlist, coded.size));
-    const top = new TopK(coarseCount);
-    for (let slot = 0; slot < lists.slotCount; slot++) {
-      if (!coded.isLive(slot)) continue;
-      // A page with no vectors has no best match: its exact MaxSim is 0.
-      top.offer(slot, coded.rowCount(slot) === 0 ? 0 : estimates[slot]!);
-    }
-    const slots = top.sorted().map(({ id }) => id);
-    if (coarseCount <= count) return slots;
-    const middle = new TopK(count);
-    for (const slot of slots) {
-      const score = coding.pruned.score(
-        query,
-        queryCount,
-        table,
-        coded.ids,
-        coded.residuals,
-        coded.firstRow(slot),
-        coded.rowCount(slot),
-        margin,
-      );
-      middle.offer(slot, score);
-    }
-    return middle.sorted().map(({ id }) => id);
   }
 
   private encode(
@@ -323,7 +283,7 @@ export class LateInteractionIndex {
         (first + at) * width,
       );
     });
-    this.slotCentroids.append([...new Set(ids)]);
+    coding.candidates.append(ids);
   }
 
   /** Learns the codebook and residual buckets from the pages so far, then codes every one of them. */
@@ -352,6 +312,7 @@ export class LateInteractionIndex {
       codec,
       pruned: new PrunedMaxSim(d, codebook, codec),
       scorer: createCodedPageScorer(codebook.centroids, codec),
+      candidates: new CandidateStage(codebook.size),
     };
     const coded = new CompactPageStore(coding.codec.bytesPerVector);
     const pages = this.exact;
@@ -392,6 +353,11 @@ export class LateInteractionIndex {
     remap.forEach((to, from) => {
       if (to >= 0) oldSlotOf[to] = from;
     });
-    this.slotCentroids.rebuild(coded.slotCount, (slot) => this.slotCentroids.idsOf(oldSlotOf[slot]!));
+    this.coding?.candidates.renumber(coded.slotCount, oldSlotOf);
   }
+}
+
+/** The options a caller set, so an `undefined` never overrides a default. */
+function definedOnly<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
