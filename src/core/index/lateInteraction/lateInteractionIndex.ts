@@ -75,8 +75,9 @@ export const PROBE_PAGES = 1024;
  * In-memory MaxSim search over pages that each carry many vectors. Small indexes keep vectors as
  * given and search exactly. Past `exactUpToPages` a codebook and residual codec are learnt once and
  * every page is stored as a centroid id plus a few bits per dimension per vector. A search then
- * scores every page coarsely (each vector stands in for its centroid: a few table look-ups per
- * query vector) and re-scores the best `candidates` pages exactly over their decoded vectors.
+ * picks candidates (CandidateStage: the pages listed under the query's nearest centroids, scored
+ * coarsely with each vector standing in for its centroid) and re-scores the best `candidates`
+ * pages exactly over their decoded vectors.
  */
 export class LateInteractionIndex {
   private readonly dimensions: number;
