@@ -89,6 +89,29 @@ describe('document pool', () => {
     // Sixteen pages drawn on a busy 2-core machine: generous, not a measure.
   }, 180_000);
 
+  it('reads text ahead of queued work that follows it (drawing, layer checks), in arrival order', async () => {
+    const pool = createDocumentPool({ size: 1 });
+    const dir = await tempDir('quire-pool-order-');
+    try {
+      const finished: string[] = [];
+      const store = new PageImageStore(dir.path);
+      const done = (name: string) => () => finished.push(name);
+      // The first job takes the only worker; the others queue behind it in this order.
+      const jobs = [
+        pool.parse(shortPdf, { kind: 'pdf' }).then(done('text 1')),
+        pool.render(shortPdf, { contentHash: 'c4'.repeat(32), pages: [1, 2] }, store).then(done('drawing')),
+        pool.checkLayers(shortPdf, { pages: [1, 2] }).then(done('layer check')),
+        pool.parse(shortPdf, { kind: 'pdf', textOnly: true }).then(done('text 2')),
+        pool.parse(shortPdf, { kind: 'pdf' }).then(done('text 3')),
+      ];
+      await Promise.all(jobs);
+      expect(finished).toEqual(['text 1', 'text 2', 'text 3', 'drawing', 'layer check']);
+    } finally {
+      await pool.dispose();
+      await dir.cleanup();
+    }
+  }, 180_000);
+
   it('runs jobs on several workers at once and fails what is left when closed', async () => {
     const pool = createDocumentPool({ size: 2 });
     expect(pool.size).toBe(2);

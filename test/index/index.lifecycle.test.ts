@@ -42,6 +42,31 @@ describe('Index lifecycle', () => {
     return store.documents.upsert(documentRow(id, contentHash));
   }
 
+  it('writes the content of files that arrive together in one commit per table', async () => {
+    await indexReport();
+    const before = await store.maintenance.versionCounts();
+    const topics = ['tidal turbines', 'glacier retreat', 'coral bleaching', 'peat bogs'];
+    const hashes = topics.map((topic) => sha256(topic));
+    // Four new files and a new version of one already stored, all written at once.
+    await Promise.all([
+      ...topics.map((topic, i) => store.content.put(hashes[i]!, parsedFromPages([`Notes on ${topic}.`]))),
+      store.content.put(hash, parsedFromPages(['Revenue restated.'])),
+    ]);
+    const after = await store.maintenance.versionCounts();
+    // The new content in one append per table; the stored one replaced in one merge per table.
+    expect(after.chunks! - before.chunks!).toBe(2);
+    expect(after.pages! - before.pages!).toBe(2);
+    for (const [i, contentHash] of hashes.entries()) {
+      expect(await store.content.has(contentHash)).toBe(true);
+      await store.documents.upsert(documentRow(`topic-${i}`, contentHash));
+    }
+    const [hit] = await store.search.chunks('glacier retreat', { k: 1 });
+    expect(hit?.documentId).toBe('topic-1');
+    // The rewritten content holds only its new page and chunk.
+    await expect(store.content.page('report', 1)).resolves.toMatchObject({ text: 'Revenue restated.' });
+    await expect(store.content.page('report', 2)).rejects.toMatchObject({ code: 'not_found' });
+  });
+
   it('follows a renamed file without touching its content', async () => {
     await indexReport();
     const embedder = new HashTextEmbedder();

@@ -9,6 +9,7 @@ import type { PdfPagesRead } from '../pdf/parsePdf';
 import type { PageImageRef, ParsedDocument } from '../types';
 import type { OcrPageOutcome } from '../ocr/recognizePdfPages';
 import { inBatches, range } from './batches';
+import { queuePosition } from './jobOrder';
 import { parsePdfInRanges, PDF_RANGE_PAGES, RANGES_FROM, splitsIntoRanges } from './pdfRanges';
 import type { DocumentJob, JobRequest, JobResponse, LongPdf, OcrSource } from './protocol';
 import * as limits from './workerLimits';
@@ -281,9 +282,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
         },
       };
       signal?.addEventListener('abort', pendingJob.onAbort, { once: true });
-      const firstBackground = pendingJob.urgent ? queue.findIndex((queued) => !queued.urgent) : -1;
-      if (firstBackground === -1) queue.push(pendingJob);
-      else queue.splice(firstBackground, 0, pendingJob);
+      queue.splice(queuePosition(queue, pendingJob), 0, pendingJob);
       pump();
     });
   }

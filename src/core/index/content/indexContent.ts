@@ -5,8 +5,9 @@ import { parseBoxes, parseTextSource, type StoredChunk, type StoredPage } from '
 import { pageId } from '../schema';
 import { sqlIn, sqlString } from '../sql';
 import type { IndexTables } from '../tables';
-import { columnValues, inBatches, replaceScope, upsertRows } from '../tableIo';
+import { columnValues, inBatches, upsertRows } from '../tableIo';
 import { assertContentHash, chunkRows, imageColumns, pageRows } from './contentRows';
+import { ContentWrites, type ContentRows } from './contentWrites';
 import type { FullTextIndexes } from './fullText';
 
 export interface PutContentOptions {
@@ -25,6 +26,7 @@ export interface ContentStore {
   /**
    * Stores the chunks and pages of one file's content. Idempotent: a retry after a crash leaves
    * exactly the same rows. Not visible to search until a documents row in state `indexed` names it.
+   * Files put while a write runs are written together in the next one (see ContentWrites).
    */
   put(
     contentHash: string,
@@ -70,6 +72,7 @@ export type ContentRemovedHook = (contentHashes: string[]) => Promise<void>;
 export class IndexContent implements ContentStore, PageImageSlots, ContentRelease {
   /** Hashes written in this session whose documents row has not been written yet: never garbage. */
   private readonly inFlight = new Set<string>();
+  private readonly writes: ContentWrites;
 
   constructor(
     private readonly tables: IndexTables,
@@ -80,7 +83,11 @@ export class IndexContent implements ContentStore, PageImageSlots, ContentReleas
     private readonly imagesToCome: Set<string>,
     /** Told which content was deleted, e.g. to delete its page images. */
     private readonly onRemoved: ContentRemovedHook | undefined,
-  ) {}
+  ) {
+    this.writes = new ContentWrites(tables, (written, rewritten) =>
+      this.afterContentWrite(written, rewritten),
+    );
+  }
 
   async has(contentHash: string): Promise<boolean> {
     assertContentHash(contentHash);
@@ -100,19 +107,17 @@ export class IndexContent implements ContentStore, PageImageSlots, ContentReleas
     }
     const chunks = chunkRows(contentHash, parsed, options.fileName ?? null);
     const pages = pageRows(contentHash, parsed, images);
-    return this.tables.exclusive(async () => {
-      this.tables.assertOpen();
-      const scope = `content_hash = ${sqlString(contentHash)}`;
-      const rewrite = (await this.tables.pages.countRows(scope)) > 0;
-      this.inFlight.add(contentHash);
-      await replaceScope(this.tables.chunks, 'id', chunks, scope);
-      // Pages last: their presence is what has() reports.
-      await replaceScope(this.tables.pages, 'id', pages, scope);
-      // Old vectors may not match rewritten chunks: drop them so they are embedded again.
-      if (rewrite) await this.vectors.forgetContent([contentHash]);
-      this.fullText.added(chunks.length);
-      await this.fullText.ensure();
-    });
+    this.tables.assertOpen();
+    this.inFlight.add(contentHash);
+    return this.writes.write({ contentHash, chunks, pages });
+  }
+
+  /** After a group of content is written, inside the write queue. */
+  private async afterContentWrite(written: ContentRows[], rewritten: string[]): Promise<void> {
+    // Old vectors may not match rewritten chunks: drop them so they are embedded again.
+    if (rewritten.length > 0) await this.vectors.forgetContent(rewritten);
+    this.fullText.added(written.reduce((sum, rows) => sum + rows.chunks.length, 0));
+    await this.fullText.ensure();
   }
 
   async chunk(chunkId: string): Promise<StoredChunk> {
