@@ -64,12 +64,8 @@ export class WasmBestMatch {
     firstRow: number,
     rowCount: number,
   ): { max: Float32Array; arg: Int32Array } {
-    const d = this.dimensions;
-    if (rowCount > this.rightCapacityRows) this.layout(Math.max(rowCount, this.rightCapacityRows * 2));
-    new Float32Array(this.memory.buffer, this.rightOffset, rowCount * d).set(
-      rows.subarray(firstRow * d, (firstRow + rowCount) * d),
-    );
-    this.run(0, this.paddedLeftRows, this.rightOffset, rowCount, d * 4, this.outMaxOffset, this.outArgOffset);
+    this.copyRight(rows, firstRow, rowCount);
+    this.runOnRight(rowCount);
     return {
       max: new Float32Array(this.memory.buffer, this.outMaxOffset, this.leftRows),
       arg: new Int32Array(this.memory.buffer, this.outArgOffset, this.leftRows),
@@ -79,22 +75,48 @@ export class WasmBestMatch {
   /** Sum of the per-left-row maxima: MaxSim when the left matrix is the query. */
   sumOfBest(rows: Float32Array, firstRow: number, rowCount: number): number {
     if (rowCount === 0 || this.leftRows === 0) return 0;
-    const { max } = this.bestAgainst(rows, firstRow, rowCount);
-    let total = 0;
-    for (let i = 0; i < max.length; i++) total += max[i]!;
-    return total;
+    this.copyRight(rows, firstRow, rowCount);
+    return this.sumOnRight(rowCount);
   }
 
   /** `sumOfBest` over `rowCount` rows given as little-endian fp16 (a page vector cell), widened here. */
   sumOfBestHalves(cell: Uint8Array, rowCount: number): number {
     if (rowCount === 0 || this.leftRows === 0) return 0;
-    const d = this.dimensions;
+    const values = rowCount * this.dimensions;
+    this.reserveRight(rowCount);
+    new Uint8Array(this.memory.buffer, this.halvesOffset, values * 2).set(cell.subarray(0, values * 2));
+    this.widen(this.halvesOffset, (values + 7) & ~7, this.rightOffset);
+    return this.sumOnRight(rowCount);
+  }
+
+  private reserveRight(rowCount: number): void {
     if (rowCount > this.rightCapacityRows) this.layout(Math.max(rowCount, this.rightCapacityRows * 2));
-    new Uint8Array(this.memory.buffer, this.halvesOffset, rowCount * d * 2).set(
-      cell.subarray(0, rowCount * d * 2),
+  }
+
+  private copyRight(rows: Float32Array, firstRow: number, rowCount: number): void {
+    const d = this.dimensions;
+    this.reserveRight(rowCount);
+    new Float32Array(this.memory.buffer, this.rightOffset, rowCount * d).set(
+      rows.subarray(firstRow * d, (firstRow + rowCount) * d),
     );
-    this.widen(this.halvesOffset, (rowCount * d + 7) & ~7, this.rightOffset);
-    this.run(0, this.paddedLeftRows, this.rightOffset, rowCount, d * 4, this.outMaxOffset, this.outArgOffset);
+  }
+
+  /** Runs the kernel over the right rows already in memory. */
+  private runOnRight(rowCount: number): void {
+    const rowBytes = this.dimensions * 4;
+    this.run(
+      0,
+      this.paddedLeftRows,
+      this.rightOffset,
+      rowCount,
+      rowBytes,
+      this.outMaxOffset,
+      this.outArgOffset,
+    );
+  }
+
+  private sumOnRight(rowCount: number): number {
+    this.runOnRight(rowCount);
     const max = new Float32Array(this.memory.buffer, this.outMaxOffset, this.leftRows);
     let total = 0;
     for (let i = 0; i < max.length; i++) total += max[i]!;
