@@ -17,15 +17,17 @@ describe('right-to-left and CJK text', () => {
       const parsed = await parsePdf(path);
       const text = parsed.pages.map((page) => page.text).join('\n');
       expect(text.match(arabicLetters)?.length ?? 0).toBeGreaterThan(200);
+      // Poppler keeps a stretched letter drawn twice at one spot as two letters, PDFium as one (as the
+      // transcription has it), so the reference below is the stricter measure.
       const poppler = parsed.pages.map((page) => pdftotextPage(path, page.page)).join('\n');
-      expect(coverage(distinctWords(poppler), distinctWords(text))).toBeGreaterThanOrEqual(0.8);
-      // The reference transcription's first words come first in the text as well (right-to-left order).
+      expect(coverage(distinctWords(poppler), distinctWords(text))).toBeGreaterThanOrEqual(0.75);
+      // The reference transcription's words are found, and its first words come first (right-to-left order).
       const reference = readFileSync(join(sharedDir, 'qa', 'text', `${name}.md`), 'utf8');
       const referenceWords = [...distinctWords(reference)].filter((word) =>
         /^[\u0621-\u064A]{3,}$/u.test(word),
       );
       const textWords = distinctWords(text);
-      expect(coverage(new Set(referenceWords), textWords)).toBeGreaterThanOrEqual(0.5);
+      expect(coverage(new Set(referenceWords), textWords)).toBeGreaterThanOrEqual(0.8);
       const opening = referenceWords.slice(0, 4).filter((word) => textWords.has(word));
       expect(opening.length).toBeGreaterThanOrEqual(2);
       expect(text.indexOf(opening[0]!)).toBeLessThan(text.indexOf(opening[1]!));

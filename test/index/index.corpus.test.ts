@@ -76,8 +76,8 @@ describe.skipIf(!hasCorpus)('Index on real PDFs', () => {
     expect(best!.documentId).toBe('tracemonkey.pdf');
     expect(best!.boxes.length).toBeGreaterThan(0);
     const page = await store.content.page('tracemonkey.pdf', best!.page);
-    // The page says where its text came from: the PDF's own text layer, read by pdfjs.
-    expect(page.textSource).toEqual({ method: 'layer', engine: 'pdfjs' });
+    // The page says where its text came from: the PDF's own text layer, read by PDFium.
+    expect(page.textSource).toEqual({ method: 'layer', engine: 'pdfium' });
     for (const box of best!.boxes) {
       expect(box.x + box.width).toBeLessThanOrEqual(page.width + 1);
       expect(box.y + box.height).toBeLessThanOrEqual(page.height + 1);

@@ -2,8 +2,7 @@ import type { PageWords } from '../../shared/domain/pages';
 import { QuireError } from '../../shared/errors';
 import type { CoreServices } from '../coreServices';
 import type { OcrKey, OcrStore } from '../documents/ocr/ocrStore';
-import { openPdf } from '../documents/pdf/openPdf';
-import { readPageRuns } from '../documents/pdf/textRuns';
+import { openPdfPageReader } from '../documents/pdf/pdfPageReaders';
 import { laysOutPages } from '../documents/readers/formatReaders';
 import type { StoredTextSource } from '../index/records';
 import { laidOutWords, recognizedWords, textLayerWords } from './placeWords';
@@ -47,7 +46,8 @@ export async function readPageWords(
   }
   if (doc.kind !== 'pdf') throw new QuireError('not_found', `Page ${page} has no words to show.`);
   const path = await core.library.readablePath(doc.path);
-  const pdf = await openPdf(path).catch((error: unknown) => {
+  // The same engine that read the page for the index, so a cited sentence is found among these words.
+  const reader = await openPdfPageReader(path, undefined).catch((error: unknown) => {
     if (error instanceof QuireError && error.code === 'needs_password') {
       throw new QuireError('unsupported', 'The text of an encrypted PDF is not shown over its pages.');
     }
@@ -55,16 +55,25 @@ export async function readPageWords(
   });
   try {
     signal?.throwIfAborted();
-    const runs = await readPageRuns(await pdf.getPage(page));
+    if (page > reader.pageCount) {
+      throw new QuireError(
+        'not_found',
+        `Page ${page} does not exist: the PDF has ${reader.pageCount} pages.`,
+      );
+    }
+    const read = await reader.readRuns(page, { measure: false });
+    if (read.unreadable !== null) {
+      throw new QuireError('unsupported', `The text of page ${page} cannot be read: ${read.unreadable}`);
+    }
     return {
       ...base,
-      pageWidth: runs.width,
-      pageHeight: runs.height,
+      pageWidth: read.width,
+      pageHeight: read.height,
       source: 'layer',
-      words: textLayerWords(runs.runs),
+      words: textLayerWords(read.runs),
     };
   } finally {
-    await pdf.destroy();
+    await reader.close();
   }
 }
 

@@ -1,4 +1,3 @@
-import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { QuireError } from '../../../shared/errors';
 import { bodyFontSize, groupBlocks } from '../layout/blocks';
 import { chunkPages, DEFAULT_CHUNKING, type ChunkingOptions } from '../layout/chunker';
@@ -7,18 +6,12 @@ import { placePageText, type PlacedPage } from '../layout/pageText';
 import { coveredBy, ocrTextLines } from '../ocr/ocrLines';
 import { pageOcrOf, recognizedTextSource } from '../ocr/ocrProvenance';
 import type { OcrPageRecord } from '../ocr/ocrStore';
-import { measurePdfPages } from '../pdfium/measurePdfPages';
-import type { PageContent } from '../pdfium/pageContent';
 import type { OcrReason, PageOcr, PageTextSource, ParsedDocument, ParsedPage } from '../types';
-import { openPdf } from './openPdf';
+import { openPdfPageReader, type TextEngine } from './pdfPageReaders';
 import { ocrReasonFor } from './textLayerCheck';
-import { readPageRuns } from './textRuns';
+import type { PageContent } from '../pdfium/pageContent';
 
 export { MIN_TEXT_CHARS } from './textLayerCheck';
-
-// The size given to a page whose own size cannot be read.
-const LETTER_WIDTH = 612;
-const LETTER_HEIGHT = 792;
 
 export interface ParsePdfOptions {
   password?: string;
@@ -28,8 +21,6 @@ export interface ParsePdfOptions {
   pages?: number[];
   /** OCR results by page, merged into the pages that need them (see ocrReasonFor). */
   ocr?: ReadonlyMap<number, OcrPageRecord>;
-  /** PDFium's measure of each page (images, invisible text); measured here when absent. */
-  content?: ReadonlyMap<number, PageContent>;
   /** Judge each text layer by its text alone, without PDFium's measure (see layerCheck.ts). */
   textOnly?: boolean;
 }
@@ -49,58 +40,39 @@ export interface PdfPagesRead {
 }
 
 /**
- * Reads the text runs of `options.pages` (every page when absent) and judges each page's layer. With
- * `textOnly`, the layer is judged by its text alone and PDFium is not asked (see textLayerCheck.ts).
+ * Reads the text of `options.pages` (every page when absent) and judges each page's layer. With
+ * `textOnly`, the layer is judged by its text alone and PDFium's measure waits (see layerCheck.ts).
  */
 export async function readPdfPages(
   path: string,
   options: ParsePdfOptions & { withTitle?: boolean; skipPagesPastEnd?: boolean; onlyUpTo?: number } = {},
 ): Promise<PdfPagesRead> {
-  const document = await openPdf(path, options.password === undefined ? {} : { password: options.password });
+  const reader = await openPdfPageReader(path, options.password);
   try {
+    const pageCount = reader.pageCount;
     // Longer than the caller reads in one piece: it learns the page count and reads it in ranges.
-    if (options.onlyUpTo !== undefined && document.numPages > options.onlyUpTo) {
-      return { pages: [], metadataTitle: null, pageCount: document.numPages };
+    if (options.onlyUpTo !== undefined && pageCount > options.onlyUpTo) {
+      return { pages: [], metadataTitle: null, pageCount };
     }
-    const content = options.textOnly
-      ? new Map<number, PageContent>()
-      : (options.content ?? (await measurePdfPages(path, options.password, options.pages)));
     // A file that lost pages since it was counted is noticed by its page count, not by a missing page.
-    const wanted = options.skipPagesPastEnd
-      ? options.pages?.filter((page) => page <= document.numPages)
-      : options.pages;
-    const pages = await readOpenPdf(document, { ...options, content, ...(wanted ? { pages: wanted } : {}) });
-    const title = options.withTitle ? await metadataTitle(document) : null;
-    return { pages, metadataTitle: title, pageCount: document.numPages };
-  } finally {
-    await document.destroy().catch(() => undefined);
-  }
-}
-
-export async function parseOpenPdf(
-  document: PDFDocumentProxy,
-  options: ParsePdfOptions = {},
-): Promise<ParsedDocument> {
-  const pages = await readOpenPdf(document, options);
-  const title = await metadataTitle(document);
-  return assemblePdf([{ pages, metadataTitle: title, pageCount: document.numPages }], options.chunking);
-}
-
-async function readOpenPdf(document: PDFDocumentProxy, options: ParsePdfOptions): Promise<ReadPage[]> {
-  const read: ReadPage[] = [];
-  const wanted = options.pages ?? Array.from({ length: document.numPages }, (_, i) => i + 1);
-  for (const page of wanted) {
-    if (!Number.isInteger(page) || page < 1 || page > document.numPages) {
-      throw new QuireError(
-        'invalid_input',
-        `Page ${page} does not exist: the PDF has ${document.numPages} pages.`,
-      );
+    const wanted =
+      (options.skipPagesPastEnd ? options.pages?.filter((page) => page <= pageCount) : options.pages) ??
+      Array.from({ length: pageCount }, (_, i) => i + 1);
+    const pages: ReadPage[] = [];
+    for (const page of wanted) {
+      if (!Number.isInteger(page) || page < 1 || page > pageCount) {
+        throw new QuireError('invalid_input', `Page ${page} does not exist: the PDF has ${pageCount} pages.`);
+      }
+      options.signal?.throwIfAborted();
+      // With textOnly the layer is judged by its text now and measured after the file is searchable.
+      const { runs, content, ...read } = await reader.readRuns(page, { measure: !options.textOnly });
+      pages.push(readWithOcr({ ...read, lines: groupLines(runs) }, content, options.ocr));
     }
-    options.signal?.throwIfAborted();
-    const lines = { page, ...(await readPageLines(document, page)) };
-    read.push(readWithOcr(lines, options.content?.get(page) ?? null, options.ocr));
+    const title = options.withTitle ? await reader.title() : null;
+    return { pages, metadataTitle: title, pageCount };
+  } finally {
+    await reader.close();
   }
-  return read;
 }
 
 /**
@@ -121,7 +93,7 @@ export function assemblePdf(
     placePageText({ page, width, height, blocks: groupBlocks(lines, bodySize) }),
   );
   const pages: ParsedPage[] = placed.map(({ page, width, height, text }, at) => {
-    const { reason, ocr } = read[at]!;
+    const { reason, ocr, engine } = read[at]!;
     return {
       page,
       width,
@@ -129,7 +101,7 @@ export function assemblePdf(
       text,
       needsOcr: reason !== null,
       ...(reason ? { ocrReason: reason } : {}),
-      textSource: textSourceOf(text, ocr),
+      textSource: textSourceOf(text, ocr, engine),
     };
   });
   return {
@@ -145,8 +117,10 @@ export interface ReadPage {
   width: number;
   height: number;
   lines: TextLine[];
-  /** Why pdfjs could not read the page; null when it could. */
+  /** Why no engine could read the page; null when one could. */
   unreadable: string | null;
+  /** The engine that read the page's text layer. */
+  engine: TextEngine;
   reason: OcrReason | null;
   ocr: PageOcr | null;
 }
@@ -157,7 +131,7 @@ export interface ReadPage {
  * keeps whatever layer it had.
  */
 function readWithOcr(
-  page: { page: number; width: number; height: number; lines: TextLine[]; unreadable: string | null },
+  page: Omit<ReadPage, 'reason' | 'ocr'>,
   content: PageContent | null,
   records: ReadonlyMap<number, OcrPageRecord> | undefined,
 ): ReadPage {
@@ -174,35 +148,9 @@ function readWithOcr(
   return { ...page, lines, reason, ocr };
 }
 
-function textSourceOf(text: string, ocr: PageOcr | null): PageTextSource {
+function textSourceOf(text: string, ocr: PageOcr | null, engine: TextEngine): PageTextSource {
   if (ocr && ocr.words > 0) return recognizedTextSource(ocr);
-  return { method: text.trim() ? 'layer' : 'none', engine: 'pdfjs', ...(ocr ? { ocr } : {}) };
-}
-
-/**
- * A page's lines. A page pdfjs cannot read (a broken object in a repaired file) comes back empty, so
- * it is flagged for OCR and the rest of the document is still read.
- */
-async function readPageLines(document: PDFDocumentProxy, pageNumber: number) {
-  try {
-    const page = await document.getPage(pageNumber);
-    try {
-      const { width, height, runs } = await readPageRuns(page);
-      return { width, height, lines: groupLines(runs), unreadable: null };
-    } finally {
-      page.cleanup();
-    }
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { width: LETTER_WIDTH, height: LETTER_HEIGHT, lines: [], unreadable: reason };
-  }
-}
-
-/** The document's Title metadata; null when it has none. */
-async function metadataTitle(document: PDFDocumentProxy): Promise<string | null> {
-  const metadata = await document.getMetadata().catch(() => undefined);
-  const info = metadata?.info as { Title?: unknown } | undefined;
-  return typeof info?.Title === 'string' && info.Title.trim() !== '' ? info.Title.trim() : null;
+  return { method: text.trim() ? 'layer' : 'none', engine, ...(ocr ? { ocr } : {}) };
 }
 
 /** The first heading, the title of a document without Title metadata. */

@@ -27,8 +27,9 @@ const MAX_FORM_DEPTH = 8;
 const RETAINED_MEMORY_BYTES = 256 * 2 ** 20;
 
 /**
- * A PDF opened with PDFium, which draws pages several times faster than pdfjs. Its bytes live in
- * PDFium's memory until `close()`. Any failure here is a reason to draw with pdfjs instead, so errors
+ * A PDF opened with PDFium, which draws pages several times faster than pdfjs and reads their text
+ * about twice as fast. Its bytes live in PDFium's memory until `close()`. Any failure here is a reason
+ * to draw or read with pdfjs instead, so errors
  * are reported, never recovered from, and a trap discards the thread's PDFium instance.
  */
 export class PdfiumDocument {
@@ -105,6 +106,22 @@ export class PdfiumDocument {
       return guarded(pdfium, () => use(page));
     } finally {
       guarded(pdfium, () => pdfium.FPDF_ClosePage(page));
+    }
+  }
+
+  /** A document information entry ("Title", "Author"...); null when the file has none. */
+  metaText(tag: string): string | null {
+    if (this.closed) throw new QuireError('cancelled', 'The document is closed.');
+    const pdfium = this.pdfium;
+    // The answer is UTF-16LE with a two-byte terminator; a first call with no buffer gives its length.
+    const bytes = guarded(pdfium, () => pdfium.FPDF_GetMetaText(this.handle, tag, 0, 0));
+    if (bytes <= 2) return null;
+    const buffer = pdfium.runtime.wasmExports.malloc(bytes);
+    try {
+      guarded(pdfium, () => pdfium.FPDF_GetMetaText(this.handle, tag, buffer, bytes));
+      return Buffer.from(pdfium.runtime.HEAPU8.subarray(buffer, buffer + bytes - 2)).toString('utf16le');
+    } finally {
+      pdfium.runtime.wasmExports.free(buffer);
     }
   }
 
