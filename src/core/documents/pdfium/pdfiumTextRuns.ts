@@ -38,6 +38,40 @@ interface Affine {
   f: number;
 }
 
+/**
+ * The per-character calls, taken straight from the WebAssembly exports: the package's wrappers
+ * convert and check every argument, which cost a quarter of reading a page's text.
+ */
+interface CharacterCalls {
+  FPDFText_GetUnicode(textPage: number, index: number): number;
+  FPDFText_GetTextObject(textPage: number, index: number): number;
+  FPDFText_GetCharBox(
+    textPage: number,
+    index: number,
+    l: number,
+    r: number,
+    b: number,
+    t: number,
+  ): number | boolean;
+  FPDFText_GetCharOrigin(textPage: number, index: number, x: number, y: number): number | boolean;
+  FPDFText_GetFontSize(textPage: number, index: number): number;
+  FPDFText_GetMatrix(textPage: number, index: number, matrix: number): number | boolean;
+}
+
+function characterCalls(pdfium: Pdfium): CharacterCalls {
+  const exports = pdfium.runtime.wasmExports as unknown as Partial<CharacterCalls>;
+  const names: Array<keyof CharacterCalls> = [
+    'FPDFText_GetUnicode',
+    'FPDFText_GetTextObject',
+    'FPDFText_GetCharBox',
+    'FPDFText_GetCharOrigin',
+    'FPDFText_GetFontSize',
+    'FPDFText_GetMatrix',
+  ];
+  // A build without them is used through its wrappers.
+  return names.every((name) => typeof exports[name] === 'function') ? (exports as CharacterCalls) : pdfium;
+}
+
 interface Glyph {
   text: string;
   left: number;
@@ -73,7 +107,8 @@ export function readPdfiumPageRuns(pdfium: Pdfium, page: number): PageRuns {
   const scratch = runtime.wasmExports.malloc(48);
   try {
     const shown = pageToShown(pdfium, page, width, height, scratch);
-    const glyphAt = glyphReader(pdfium, textPage, shown, scratch);
+    const calls = characterCalls(pdfium);
+    const glyphAt = glyphReader(pdfium, calls, textPage, shown, scratch);
     const runs: TextRun[] = [];
     let open: OpenRun | null = null;
     let spaceBefore = false;
@@ -84,7 +119,7 @@ export function readPdfiumPageRuns(pdfium: Pdfium, page: number): PageRuns {
     };
     const count = pdfium.FPDFText_CountChars(textPage);
     for (let index = 0; index < count; index++) {
-      let code = pdfium.FPDFText_GetUnicode(textPage, index);
+      let code = calls.FPDFText_GetUnicode(textPage, index);
       if (code === LINE_FEED || code === CARRIAGE_RETURN) {
         close();
         continue;
@@ -144,19 +179,25 @@ function pageToShown(pdfium: Pdfium, page: number, width: number, height: number
 }
 
 /** Reads one character's box, origin and size; the text object's matrix is read once per object. */
-function glyphReader(pdfium: Pdfium, textPage: number, shown: Affine, scratch: number) {
+function glyphReader(
+  pdfium: Pdfium,
+  calls: CharacterCalls,
+  textPage: number,
+  shown: Affine,
+  scratch: number,
+) {
   let lastObject = -1;
   let scale = { fontScale: 1, upright: true };
   let doubles = new Float64Array(pdfium.runtime.HEAPU8.buffer, scratch, 6);
   return (index: number, code: number): Glyph | null => {
-    const object = pdfium.FPDFText_GetTextObject(textPage, index);
+    const object = calls.FPDFText_GetTextObject(textPage, index);
     if (object !== lastObject) {
       lastObject = object;
-      scale = objectScale(pdfium, textPage, index, shown, scratch);
+      scale = objectScale(pdfium, calls, textPage, index, shown, scratch);
     }
-    if (!pdfium.FPDFText_GetCharBox(textPage, index, scratch, scratch + 8, scratch + 16, scratch + 24))
+    if (!calls.FPDFText_GetCharBox(textPage, index, scratch, scratch + 8, scratch + 16, scratch + 24))
       return null;
-    if (!pdfium.FPDFText_GetCharOrigin(textPage, index, scratch + 32, scratch + 40)) return null;
+    if (!calls.FPDFText_GetCharOrigin(textPage, index, scratch + 32, scratch + 40)) return null;
     // PDFium's memory may have grown (and moved) since the last character.
     if (doubles.buffer !== pdfium.runtime.HEAPU8.buffer) {
       doubles = new Float64Array(pdfium.runtime.HEAPU8.buffer, scratch, 6);
@@ -172,7 +213,7 @@ function glyphReader(pdfium: Pdfium, textPage: number, shown: Affine, scratch: n
     const ct = c * top;
     const db = d * bottom;
     const dt = d * top;
-    const fontSize = pdfium.FPDFText_GetFontSize(textPage, index) * scale.fontScale;
+    const fontSize = calls.FPDFText_GetFontSize(textPage, index) * scale.fontScale;
     const glyphTop = Math.min(y0 + db, y0 + dt, y1 + db, y1 + dt);
     const glyphBottom = Math.max(y0 + db, y0 + dt, y1 + db, y1 + dt);
     return {
@@ -200,15 +241,16 @@ function isRightToLeft(code: number): boolean {
 }
 
 /** How much a character's text matrix scales its font, and whether it writes left to right as shown. */
-function objectScale(pdfium: Pdfium, textPage: number, index: number, shown: Affine, scratch: number) {
-  if (!pdfium.FPDFText_GetMatrix(textPage, index, scratch)) return { fontScale: 1, upright: true };
-  const view = new DataView(pdfium.runtime.HEAPU8.buffer, scratch, 24);
-  const [a, b, c, d] = [0, 4, 8, 12].map((at) => view.getFloat32(at, true)) as [
-    number,
-    number,
-    number,
-    number,
-  ];
+function objectScale(
+  pdfium: Pdfium,
+  calls: CharacterCalls,
+  textPage: number,
+  index: number,
+  shown: Affine,
+  scratch: number,
+) {
+  if (!calls.FPDFText_GetMatrix(textPage, index, scratch)) return { fontScale: 1, upright: true };
+  const [a = 1, b = 0, c = 0, d = 1] = new Float32Array(pdfium.runtime.HEAPU8.buffer, scratch, 4);
   const alongX = shown.a * a + shown.c * b;
   const alongY = shown.b * a + shown.d * b;
   return {
