@@ -5,7 +5,7 @@ import type { OcrSource } from '../documents/pool/protocol';
 import { ocrKeyOf } from '../documents/ocr/recognizePdfPages';
 import { readsScans } from '../documents/readers/formatReaders';
 import type { ParsedDocument } from '../documents/types';
-import type { RecognizedText } from '../index/content/recognizedText';
+import { ocrStateOfReading, type RecognizedText } from '../index/content/recognizedText';
 import type { ContentStore, PageImageSlots } from '../index/content/indexContent';
 import type { DocumentCatalog } from '../index/documents/documentCatalog';
 import type { IndexedDocument } from '../index/records';
@@ -108,6 +108,7 @@ export class FileIngestion {
       indexedAt: Date.now(),
     };
     let pagesToCheck: number[] = [];
+    let read: ParsedDocument | null = null;
     const sameContent = documents.indexedWithContent(contentHash);
     const reused = sameContent !== null && (await content.has(contentHash));
     if (sameContent && reused) {
@@ -138,6 +139,7 @@ export class FileIngestion {
       record.pages = parsed.pages.length;
       record.title = parsed.title;
       record.language = detectDocumentLanguage(parsed.pages.map((page) => page.text));
+      read = parsed;
     }
     signal.throwIfAborted();
     await documents.upsert(record);
@@ -146,9 +148,22 @@ export class FileIngestion {
     const pagesWithoutImages = reused ? await content.pagesWithoutImages(contentHash) : pages;
     const source = readsScans(file.kind) ? this.deps.ocr(contentHash) : null;
     const key = source ? ocrKeyOf(source) : null;
-    const pagesAwaitingOcr = key ? (await recognized.pagesAwaitingOcr(contentHash, key)).length : 0;
-    const ocr = key ? await recognized.ocrSummary(contentHash, key) : null;
-    return { contentHash, pages, pagesWithoutImages, pagesAwaitingOcr, pagesToCheck, ocr };
+    if (!key) return { contentHash, pages, pagesWithoutImages, pagesAwaitingOcr: 0, pagesToCheck, ocr: null };
+    // Content just read is known here; reused content is asked of the index, which may hold OCR since.
+    const { pagesAwaitingOcr, summary } = read
+      ? ocrStateOfReading(contentHash, read, key)
+      : {
+          pagesAwaitingOcr: await recognized.pagesAwaitingOcr(contentHash, key),
+          summary: await recognized.ocrSummary(contentHash, key),
+        };
+    return {
+      contentHash,
+      pages,
+      pagesWithoutImages,
+      pagesAwaitingOcr: pagesAwaitingOcr.length,
+      pagesToCheck,
+      ocr: summary,
+    };
   }
 
   /** Records an end state in the index too, so a restart does not retry an unchanged file. */

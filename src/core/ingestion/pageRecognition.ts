@@ -105,14 +105,19 @@ export class PageRecognition {
       {
         key,
         run: async (signal) => {
+          let rewritten = true;
           try {
-            await this.checkLayers(contentHash, pagesToCheck, signal);
+            rewritten = await this.checkLayers(contentHash, pagesToCheck, signal);
           } catch (error) {
             if (isAbortError(error) || signal.aborted) return;
             console.error('quire: could not check which pages need OCR', error);
           }
           if (signal.aborted) return;
-          this.queue(contentHash, (await recognized.pagesAwaitingOcr(contentHash, settings.key)).length);
+          // Pages the check left alone keep the count the reading gave; a rewrite may have added some.
+          const awaiting = rewritten
+            ? (await recognized.pagesAwaitingOcr(contentHash, settings.key)).length
+            : pagesAwaiting;
+          this.queue(contentHash, awaiting);
         },
         // The pages already waiting are found again at the next start (queueMissing).
         dropped: () => undefined,
@@ -193,25 +198,32 @@ export class PageRecognition {
   }
 
   /** Measures `pages`; when any needs OCR after all, the file is read again with them flagged. */
-  private async checkLayers(contentHash: string, pages: readonly number[], signal: AbortSignal) {
+  /** Measures the layers of `pages`; true when some failed and the text was read again. */
+  private async checkLayers(
+    contentHash: string,
+    pages: readonly number[],
+    signal: AbortSignal,
+  ): Promise<boolean> {
     const { pool, recognized } = this.deps;
     const owner = this.owner(contentHash);
-    if (!owner) return;
+    if (!owner) return false;
     const readable = await this.deps.readablePath(owner.path);
     const password = await this.deps.password(owner.id);
     const job = { signal, ...(password ? { password } : {}) };
     const failing = await pool.checkLayers(readable, { ...job, pages: [...pages] });
-    if (failing.length === 0 || signal.aborted) return;
+    if (failing.length === 0) return false;
+    if (signal.aborted) return true;
     const parsed = await pool.parse(readable, {
       ...job,
       kind: owner.kind,
       ocr: ocrSourceOf(this.deps, contentHash),
       ...(owner.pages === null ? {} : { pageCount: owner.pages }),
     });
-    if (signal.aborted || this.owner(contentHash)?.id !== owner.id) return;
+    if (signal.aborted || this.owner(contentHash)?.id !== owner.id) return true;
     await recognized.replaceText(contentHash, parsed, basename(owner.path));
     this.deps.onTextChanged();
     await this.publishSummary(contentHash);
+    return true;
   }
 
   private async onePageAtATime(

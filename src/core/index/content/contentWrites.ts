@@ -11,6 +11,16 @@ export interface ContentRows {
   pages: Row[];
 }
 
+/**
+ * Which content hashes may already have rows. A hash it rules out is appended without asking the
+ * tables, whose filtered reads cost tens of milliseconds once many small writes have piled up.
+ */
+export interface RowsOnRecord {
+  mayHaveRows(contentHash: string): boolean;
+  /** Called before rows of this hash are written. */
+  willHaveRows(contentHash: string): void;
+}
+
 interface PendingWrite {
   rows: ContentRows;
   resolve: () => void;
@@ -32,6 +42,7 @@ export class ContentWrites {
     private readonly tables: IndexTables,
     /** Runs inside the write queue after each group, with the hashes whose pages were rewritten. */
     private readonly afterWrite: (written: ContentRows[], rewritten: string[]) => Promise<void>,
+    private readonly onRecord: RowsOnRecord,
   ) {}
 
   write(rows: ContentRows): Promise<void> {
@@ -68,8 +79,12 @@ export class ContentWrites {
   private async writeGroup(group: ContentRows[]): Promise<string[]> {
     const { chunks, pages } = this.tables;
     const hashes = group.map((rows) => rows.contentHash);
-    const withPages = await storedHashes(this.tables.pages, hashes);
-    const withChunks = await storedHashes(chunks, hashes);
+    const toAsk = hashes.filter((hash) => this.onRecord.mayHaveRows(hash));
+    const [withPages, withChunks] = await Promise.all([
+      storedHashes(this.tables.pages, toAsk),
+      storedHashes(chunks, toAsk),
+    ]);
+    for (const hash of hashes) this.onRecord.willHaveRows(hash);
     const fresh = group.filter(
       (rows) => !withPages.has(rows.contentHash) && !withChunks.has(rows.contentHash),
     );
@@ -91,6 +106,7 @@ export class ContentWrites {
 /** Which of `hashes` have rows in `table`. */
 async function storedHashes(table: IndexTables['pages'], hashes: string[]): Promise<Set<string>> {
   const found = new Set<string>();
+  if (hashes.length === 0) return found;
   for (const batch of inBatches(hashes)) {
     for (const hash of await columnValues(table, 'content_hash', sqlIn('content_hash', batch))) {
       found.add(hash);

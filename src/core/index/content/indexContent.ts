@@ -73,6 +73,11 @@ export class IndexContent implements ContentStore, PageImageSlots, ContentReleas
   /** Hashes written in this session whose documents row has not been written yet: never garbage. */
   private readonly inFlight = new Set<string>();
   private readonly writes: ContentWrites;
+  /**
+   * Hashes that have or may have rows: those found when garbage was removed at open, and every one
+   * written since. Null until then (a read-only library, or a store opened without that pass).
+   */
+  private hashesWithRows: Set<string> | null = null;
 
   constructor(
     private readonly tables: IndexTables,
@@ -84,8 +89,13 @@ export class IndexContent implements ContentStore, PageImageSlots, ContentReleas
     /** Told which content was deleted, e.g. to delete its page images. */
     private readonly onRemoved: ContentRemovedHook | undefined,
   ) {
-    this.writes = new ContentWrites(tables, (written, rewritten) =>
-      this.afterContentWrite(written, rewritten),
+    this.writes = new ContentWrites(
+      tables,
+      (written, rewritten) => this.afterContentWrite(written, rewritten),
+      {
+        mayHaveRows: (hash) => this.hashesWithRows?.has(hash) ?? true,
+        willHaveRows: (hash) => this.hashesWithRows?.add(hash),
+      },
     );
   }
 
@@ -250,6 +260,8 @@ export class IndexContent implements ContentStore, PageImageSlots, ContentReleas
     const used = this.referencedHashes();
     const garbage = [...stored].filter((hash) => !used.has(hash)).sort();
     await this.deleteContent(garbage);
+    // Deleted hashes stay on record: asking the tables about one again only costs a read.
+    this.hashesWithRows = stored;
     return garbage;
   }
 

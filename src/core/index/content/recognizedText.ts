@@ -40,6 +40,22 @@ export interface RecognizedText {
 
 type Row = Record<string, unknown>;
 
+/**
+ * What `pagesAwaitingOcr` and `ocrSummary` will answer for content just read, from its pages as
+ * they are stored: the ingestion of a new file learns it without reading the pages table back.
+ */
+export function ocrStateOfReading(
+  contentHash: string,
+  parsed: ParsedDocument,
+  key: OcrSettingsKey,
+): { pagesAwaitingOcr: number[]; summary: DocumentOcr | null } {
+  const rows = pageRows(contentHash, parsed, []).filter((row) => row.needs_ocr === true);
+  return {
+    pagesAwaitingOcr: rows.filter((row) => awaiting(row, key)).map((row) => Number(row.page)),
+    summary: rows.length === 0 ? null : summarize(rows, key),
+  };
+}
+
 export class IndexRecognizedText implements RecognizedText {
   constructor(
     private readonly tables: IndexTables,
