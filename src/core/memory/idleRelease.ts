@@ -11,7 +11,7 @@ export interface IdleReleaseOptions {
   busy: () => boolean;
   /** How often to look, in ms (5 s by default). */
   intervalMs?: number;
-  /** Growth of the process's resident memory since its lowest point that is worth a release (32 MB by default). */
+  /** Growth of the process's resident memory since its lowest point that is worth a release (16 MB by default). */
   growthBytes?: number;
   /** The process's resident bytes now. */
   residentBytes?: () => number;
@@ -28,7 +28,7 @@ export interface IdleRelease {
 export function releaseMemoryWhenIdle(options: IdleReleaseOptions): IdleRelease {
   const residentBytes = options.residentBytes ?? (() => process.memoryUsage.rss());
   const release = options.release ?? returnFreedMemory;
-  const growthBytes = options.growthBytes ?? 32 * 1024 * 1024;
+  const growthBytes = options.growthBytes ?? 16 * 1024 * 1024;
   let lowest = residentBytes();
   let available = true;
   const check = () => {
