@@ -93,10 +93,12 @@ describe.runIf(platform() === 'linux')('the allocator on Linux', () => {
       ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script],
       { timeout: 60_000 },
     );
-    const { released, before, after, kept } = JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<
-      string,
-      number
-    >;
+    const { released, before, after, kept } = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+      released: boolean;
+      before: number;
+      after: number;
+      kept: number;
+    };
     expect(released).toBe(true);
     expect(kept).toBe(2048);
     expect(before - after).toBeGreaterThan(64 * MB);
