@@ -46,6 +46,11 @@ export const runtimeModules: RuntimeModule[] = [
     platformPackages: true,
     why: 'the in-process vision model: llama.cpp with image input, an addon run in its own host process',
   },
+  {
+    package: 'koffi',
+    platformPackages: true,
+    why: "Linux: tunes the C allocator and hands freed memory back when idle (glibc's mallopt, malloc_trim)",
+  },
   { package: '@reflink/reflink', platformPackages: true, why: 'copy-on-write in node-llama-cpp downloads' },
   {
     package: '@napi-rs/system-ocr',

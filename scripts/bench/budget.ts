@@ -32,6 +32,8 @@ interface RunResult {
   idleBytes: number;
   idleProcesses: number;
   idleHolders: MemoryHolding[];
+  /** The indexing process's own parts at idle (budgetRun.ts): V8 heap, anonymous and file-backed memory. */
+  idleMainProcess: Record<string, number>;
 }
 
 export async function run(args: string[]): Promise<BenchReport> {
@@ -148,6 +150,7 @@ async function measure(setting: string, folder: string, model: string, idleMs: n
       idleBytes: idleTree.reduce((total, entry) => total + entry.residentBytes, 0),
       idleProcesses: idleTree.length,
       idleHolders: (messages.idle?.holders as MemoryHolding[]) ?? [],
+      idleMainProcess: (messages.idle?.mainProcess as Record<string, number>) ?? {},
     };
   } finally {
     sampling = false;

@@ -4,6 +4,7 @@
  * the work is done, waits the idle delay, reports what the budget lists, and exits when told.
  * Arguments: <folder> <dataDir> <pageEmbedder.onnx> <idleReleaseMs>.
  */
+import { readFile } from 'node:fs/promises';
 import { createCore } from '../../src/core/createCore';
 import { workersAllowed } from '../../src/core/memory/workAllowance';
 
@@ -49,8 +50,31 @@ send({
 // Idle: the readers, OCR engines and page embedder host give their memory back after the delay.
 await new Promise((resolve) => setTimeout(resolve, idleReleaseMs + 5000));
 const budget = await core.memory.refresh();
-send({ type: 'idle', holders: budget.holders ?? [], heldBytes: budget.heldBytes ?? 0 });
+send({
+  type: 'idle',
+  holders: budget.holders ?? [],
+  heldBytes: budget.heldBytes ?? 0,
+  mainProcess: await mainProcessParts(),
+});
 process.on('message', (message) => {
   if ((message as { type?: string }).type !== 'exit') return;
   void core.dispose().then(() => process.exit(0));
 });
+
+/**
+ * What the indexing process itself holds at idle: V8's heaps and the buffers outside them, and (Linux)
+ * its resident memory split into anonymous (heaps, allocator arenas) and file-backed (code, mapped files).
+ */
+async function mainProcessParts(): Promise<Record<string, number>> {
+  const usage = process.memoryUsage();
+  const rollup = await readFile('/proc/self/smaps_rollup', 'utf8').catch(() => '');
+  const kb = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(rollup)?.[1] ?? NaN) * 1024;
+  return {
+    residentBytes: usage.rss,
+    v8HeapBytes: usage.heapTotal,
+    externalBytes: usage.external,
+    anonymousBytes: kb('Anonymous'),
+    fileBackedBytes: kb('Rss') - kb('Anonymous'),
+  };
+}

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { ALLOCATOR_ENV } from './allocator';
 
 /*
  * Starting worker threads and child processes from both source and the built app.
@@ -90,13 +91,18 @@ export function forkChild(
   args: string[] = [],
   options: ForkOptions = {},
 ): ChildHandle {
+  // A forked child's allocator returns large freed blocks to the system (common/allocator.ts).
+  const env = { ...ALLOCATOR_ENV, ...(options.env ?? process.env) };
   if (!isSource(callerUrl)) {
     const entry = builtEntry(callerUrl, sourceRelativePath);
-    return tracked(childLauncher ? childLauncher(entry, args) : fork(entry, args, options), entry);
+    return tracked(
+      childLauncher ? childLauncher(entry, args) : fork(entry, args, { ...options, env }),
+      entry,
+    );
   }
   const execArgv = [...(options.execArgv ?? []), '--import', tsxLoaderUrl()];
   const entry = sourceEntry(callerUrl, sourceRelativePath);
-  return tracked(fork(entry, args, { ...options, execArgv }), entry);
+  return tracked(fork(entry, args, { ...options, env, execArgv }), entry);
 }
 
 /** Children started here and not yet exited, with their entry: a process that must stop now ends them itself. */

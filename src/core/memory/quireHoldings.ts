@@ -2,9 +2,11 @@
  * The holders of Quire's own memory, registered with the budget in one place: its processes (measured),
  * the document pool's threads (estimated) and LanceDB's caches (counted by LanceDB).
  */
+import { tuneAllocator } from '../common/allocator';
 import { liveChildProcesses } from '../common/entryPoints';
 import { indexCacheLimits } from './capacity';
 import { cacheHolding, poolHoldings, processHoldings } from './holdings';
+import { releaseMemoryWhenIdle } from './idleRelease';
 import { machineTotalBytes } from './machineMemory';
 import { MemoryBudgetService } from './memoryBudgetService';
 
@@ -39,11 +41,32 @@ export function registerQuireHoldings(memory: MemoryBudgetService, parts: QuireM
   return () => removers.forEach((remove) => remove());
 }
 
-/** Quire's budget with every holder registered, refreshed every few seconds until `stopWatching()`. */
+/** The pool as the budget and the idle release see it. */
+interface IdlePool {
+  workersAlive(): { alive: number; ocr: number };
+  pending(): number;
+}
+
+/**
+ * Quire's budget with every holder registered, refreshed every few seconds until `stopWatching()`. Until
+ * then too, memory freed by finished work goes back to the system once the pool is idle (idleRelease.ts).
+ */
 export function watchedQuireMemory(
-  parts: QuireMemoryParts,
+  parts: Omit<QuireMemoryParts, 'pool'> & { pool: () => IdlePool | undefined },
 ): MemoryBudgetService & { stopWatching: () => void } {
+  tuneAllocator();
   const memory = new MemoryBudgetService();
   registerQuireHoldings(memory, parts);
-  return Object.assign(memory, { stopWatching: memory.watch() });
+  const stopRefreshing = memory.watch();
+  const idle = releaseMemoryWhenIdle({
+    busy: () => {
+      const pool = parts.pool();
+      return pool !== undefined && (pool.pending() > 0 || pool.workersAlive().alive > 0);
+    },
+  });
+  const stopWatching = () => {
+    stopRefreshing();
+    idle.dispose();
+  };
+  return Object.assign(memory, { stopWatching });
 }
