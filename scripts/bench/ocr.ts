@@ -1,6 +1,7 @@
 /**
  * `npm run bench -- ocr`: word error rate, pages per second and peak memory of Quire's OCR (Tesseract
- * 5 in WebAssembly with orientation detection and deskew) against Debian's `tesseract` CLI on the
+ * 5 in WebAssembly, read at about 150 dpi, turned and deskewed from the page's text lines) against
+ * Debian's `tesseract` CLI on the
  * same pages in the same run, and of PaddleOCR (@gutenye/ocr-node) when it is installed. The pages
  * are those with reference text in shared/qa/text, drawn once at 300 dpi; every engine reads the
  * same PNGs, one page at a time on one thread (OMP_THREAD_LIMIT=1 for the CLI), the engines taking
@@ -124,7 +125,8 @@ function inChild(engine: 'quire' | 'paddle'): PageReader {
       else waiting.push(take);
     });
   return {
-    name: engine === 'quire' ? 'quire (tesseract.js 7, OSD + deskew)' : 'paddle (@gutenye/ocr-node)',
+    name:
+      engine === 'quire' ? 'quire (tesseract.js 7, 150 dpi, turn + deskew)' : 'paddle (@gutenye/ocr-node)',
     async read(png) {
       child.stdin.write(`${JSON.stringify({ png })}\n`);
       const answer = await reply();

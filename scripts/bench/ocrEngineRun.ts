@@ -14,7 +14,7 @@ type ReadPage = (png: string) => Promise<string>;
 
 const startRssBytes = process.resourceUsage().maxRSS * 1024;
 
-/** Quire's path: the drawn page's pixels through orientation, deskew and Tesseract in WebAssembly. */
+/** Quire's path: the drawn page's pixels through reading resolution, orientation, deskew and Tesseract in WebAssembly. */
 function quire(): { read: ReadPage; close: () => Promise<void> } {
   const engine = new TesseractEngine();
   return {

@@ -28,8 +28,10 @@ const PROBE_WIDTH = 0.6;
 // A probe this sure is taken without reading the other way round. On the bench's pages a probe of
 // upright lines read at 0.87-0.89 (words cut at its ends), of upside-down lines at 0.13-0.25.
 const PROBE_SURE = 0.85;
-// Two probes closer than this do not tell which way up the page is.
+// Two probes closer than this do not tell which way up the page is, nor a winner below the floor
+// (a band of a photo or a table's rules reads badly either way round).
 const PROBE_MARGIN = 0.08;
+const PROBE_FLOOR = 0.6;
 // The orientation detector's score below which its quarter turn is a guess.
 const SURE_DETECTOR = 5;
 
@@ -65,9 +67,9 @@ export async function findOrientation(
   if (evidence.axis === null) return detect(engine, small, null, options);
   const candidates: [QuarterTurn, QuarterTurn] = evidence.axis === 'across' ? [0, 180] : [90, 270];
   const band = densestBand(small, evidence.axis, evidence.linePitch, PROBE_LINES);
+  const crop = bandOf(page, evidence.axis, band);
   const probe = async (turn: QuarterTurn) => {
     options.signal?.throwIfAborted();
-    const crop = bandOf(page, evidence.axis!, band);
     const read = await engine.recognize(turnImage(crop, turn), {
       languages: options.languages,
       deskewRadians: 0,
@@ -76,19 +78,16 @@ export async function findOrientation(
     return readingConfidence(read);
   };
   const first = await probe(candidates[0]);
-  let turn: QuarterTurn | null = null;
-  if (first >= PROBE_SURE) turn = candidates[0];
-  else {
-    const second = await probe(candidates[1]);
-    if (Math.abs(first - second) >= PROBE_MARGIN) turn = first > second ? candidates[0] : candidates[1];
-    else {
-      const detected = await detect(engine, small, candidates, options);
-      if (detected.source === 'detector') return withSkew(detected.turn, small, evidence, 'detector');
-      turn = first >= second ? candidates[0] : candidates[1];
-      return withSkew(turn, small, evidence, 'guessed');
-    }
+  if (first >= PROBE_SURE) return withSkew(candidates[0], small, evidence, 'text lines');
+  const second = await probe(candidates[1]);
+  const likelier = first >= second ? candidates[0] : candidates[1];
+  if (Math.abs(first - second) >= PROBE_MARGIN && Math.max(first, second) >= PROBE_FLOOR) {
+    return withSkew(likelier, small, evidence, 'text lines');
   }
-  return withSkew(turn, small, evidence, 'text lines');
+  const detected = await detect(engine, small, candidates, options);
+  return detected.source === 'detector'
+    ? withSkew(detected.turn, small, evidence, 'detector')
+    : withSkew(likelier, small, evidence, 'guessed');
 }
 
 /** The band of the page (full length along its lines, a share of its width) the probe reads. */
