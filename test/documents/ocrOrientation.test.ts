@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { pageOcrOf } from '../../src/core/documents/ocr/ocrProvenance';
 import { greyScaled, turnImage } from '../../src/core/documents/ocr/pageGeometry';
 import { readingScale, recognizePage } from '../../src/core/documents/ocr/recognizePage';
 import { ocrLongEdge } from '../../src/core/documents/ocr/recognizePdfPages';
@@ -181,5 +182,7 @@ describe('orientation, only as much as the page needs', () => {
     expect(detectorAsked).toBe(1);
     expect(record.turn).toBe(0);
     expect(record.turnGuessed).toBe(true);
+    // ...and the page's provenance carries it to the page viewer.
+    expect(pageOcrOf(record, 'missing', 1).orientationGuessed).toBe(true);
   });
 });
