@@ -1,8 +1,8 @@
 /**
  * `npm run bench -- ocr`: word error rate, pages per second and peak memory of Quire's OCR (Tesseract
  * 5 in WebAssembly, read at about 150 dpi, turned and deskewed from the page's text lines) against
- * Debian's `tesseract` CLI on the
- * same pages in the same run, and of PaddleOCR (@gutenye/ocr-node) when it is installed. The pages
+ * Debian's `tesseract` CLI on the same pages in the same run, and of PaddleOCR (@gutenye/ocr-node)
+ * when it is installed. The pages
  * are those with reference text in shared/qa/text, drawn once at 300 dpi; every engine reads the
  * same PNGs, one page at a time on one thread (OMP_THREAD_LIMIT=1 for the CLI), the engines taking
  * turns page by page so that a change in the machine's load falls on all of them. Beside pages per

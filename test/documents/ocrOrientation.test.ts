@@ -104,6 +104,16 @@ function counting(engine: OcrEngine) {
   return { engine: wrapped, calls };
 }
 
+/** A grey image as the RGB raster a drawer gives. */
+function rgb(page: GreyImage): RasterPage {
+  return {
+    width: page.width,
+    height: page.height,
+    channels: 3,
+    pixels: Uint8Array.from({ length: page.pixels.length * 3 }, (_, at) => page.pixels[Math.floor(at / 3)]!),
+  };
+}
+
 async function drawn(file: string): Promise<RasterPage> {
   const drawer = await PdfPageDrawer.open(join(corpusDir, file), undefined);
   try {
@@ -168,21 +178,36 @@ describe('orientation, only as much as the page needs', () => {
       },
       dispose: async () => undefined,
     };
-    const page = barsPage(850, 1100, 30);
-    const raster: RasterPage = {
-      width: page.width,
-      height: page.height,
-      channels: 3,
-      pixels: Uint8Array.from(
-        { length: page.pixels.length * 3 },
-        (_, at) => page.pixels[Math.floor(at / 3)]!,
-      ),
-    };
-    const record = await recognizePage(undecided, raster, { languages: ['eng'], dpi: 100 });
+    const record = await recognizePage(undecided, rgb(barsPage(850, 1100, 30)), {
+      languages: ['eng'],
+      dpi: 100,
+    });
     expect(detectorAsked).toBe(1);
     expect(record.turn).toBe(0);
     expect(record.turnGuessed).toBe(true);
     // ...and the page's provenance carries it to the page viewer.
     expect(pageOcrOf(record, 'missing', 1).orientationGuessed).toBe(true);
+  });
+
+  it("keeps the detector's sure answer even when the ink's lines say otherwise", async () => {
+    // Lines that run down (table rules can look like that), probes that cannot tell, a sure detector.
+    const engine: OcrEngine = {
+      id: 'tesseract',
+      label: 'sure detector',
+      wordBoxes: true,
+      languages: () => ['eng'],
+      recognize: async () => ({
+        deskewRadians: 0,
+        lines: [{ words: [{ text: 'cell', box: { x: 10, y: 10, width: 40, height: 12 }, confidence: 0.5 }] }],
+      }),
+      detectOrientation: async () => ({ turn: 0, confidence: 12 }),
+      dispose: async () => undefined,
+    };
+    const record = await recognizePage(engine, rgb(turnImage(barsPage(850, 1100, 30), 90)), {
+      languages: ['eng'],
+      dpi: 100,
+    });
+    expect(record.turn).toBe(0);
+    expect(record.turnGuessed).toBeUndefined();
   });
 });

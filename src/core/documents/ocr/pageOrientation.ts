@@ -84,10 +84,9 @@ export async function findOrientation(
   if (Math.abs(first - second) >= PROBE_MARGIN && Math.max(first, second) >= PROBE_FLOOR) {
     return withSkew(likelier, small, evidence, 'text lines');
   }
-  const detected = await detect(engine, small, candidates, options);
-  return detected.source === 'detector'
-    ? withSkew(detected.turn, small, evidence, 'detector')
-    : withSkew(likelier, small, evidence, 'guessed');
+  const other = likelier === candidates[0] ? candidates[1] : candidates[0];
+  const detected = await detect(engine, small, [likelier, other], options);
+  return withSkew(detected.turn, small, evidence, detected.source);
 }
 
 /** The band of the page (full length along its lines, a share of its width) the probe reads. */
@@ -108,21 +107,28 @@ function bandOf(page: GreyImage, axis: 'across' | 'down', band: { from: number; 
       });
 }
 
-/** The turn with the skew measured on the turned page (a quarter turn changes which way lines lean). */
+/**
+ * The turn with the skew measured on the turned page (a quarter turn changes which way lines lean);
+ * a turn the ink's lines disagree with leaves the skew to the engine.
+ */
 function withSkew(
   turn: QuarterTurn,
   small: GreyImage,
   evidence: TextLineEvidence,
   source: OrientationSource,
 ): PageOrientation {
-  const skew =
-    turn === 0 || turn === 180 ? evidence.skewRadians : textLineEvidence(turnImage(small, turn)).skewRadians;
-  return { turn, deskewRadians: evidence.axis === null ? undefined : skew, source };
+  const sideways = turn === 90 || turn === 270;
+  if (evidence.axis === null || sideways !== (evidence.axis === 'down')) {
+    return { turn, deskewRadians: undefined, source };
+  }
+  const skew = sideways ? textLineEvidence(turnImage(small, turn)).skewRadians : evidence.skewRadians;
+  return { turn, deskewRadians: skew, source };
 }
 
 /**
- * The orientation detector's answer, kept only when it is sure and (when the ink said which way the
- * lines run) one of `candidates`; otherwise the page is taken as it is, or the likelier candidate.
+ * The orientation detector's answer. A sure answer is kept even against the ink's lines (a page of
+ * table rules can look like lines running down); an unsure one is a guess, taken when it is one of
+ * `candidates`, else the likelier candidate (`candidates[0]`) is.
  */
 async function detect(
   engine: OcrEngine,
@@ -132,12 +138,12 @@ async function detect(
 ): Promise<PageOrientation> {
   const guess = engine.detectOrientation ? await engine.detectOrientation(small, options.signal) : null;
   if (guess === null) return { turn: candidates?.[0] ?? 0, deskewRadians: undefined, source: 'guessed' };
+  const sure = guess.confidence >= SURE_DETECTOR;
   const fits = candidates === null || candidates.includes(guess.turn);
-  const source: OrientationSource = fits && guess.confidence >= SURE_DETECTOR ? 'detector' : 'guessed';
   return {
-    turn: fits ? guess.turn : candidates[0]!,
+    turn: sure || fits ? guess.turn : candidates[0]!,
     deskewRadians: undefined,
-    source,
+    source: sure ? 'detector' : 'guessed',
     detectorConfidence: guess.confidence,
   };
 }
