@@ -1,13 +1,16 @@
 /**
  * `npm run bench -- ocr`: word error rate, pages per second and peak memory of Quire's OCR (Tesseract
- * 5 in WebAssembly with orientation detection and deskew) against Debian's `tesseract` CLI on the
- * same pages in the same run, and of PaddleOCR (@gutenye/ocr-node) when it is installed. The pages
+ * 5 in WebAssembly, read at about 150 dpi, turned and deskewed from the page's text lines) against
+ * Debian's `tesseract` CLI on the same pages in the same run, and of PaddleOCR (@gutenye/ocr-node)
+ * when it is installed. The pages
  * are those with reference text in shared/qa/text, drawn once at 300 dpi; every engine reads the
  * same PNGs, one page at a time on one thread (OMP_THREAD_LIMIT=1 for the CLI), the engines taking
- * turns page by page so that a change in the machine's load falls on all of them.
+ * turns page by page so that a change in the machine's load falls on all of them. Beside pages per
+ * second it reports pages per CPU-second (every thread of each engine's process), which a shared
+ * machine's load moves much less.
  */
 import { execFile, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -21,6 +24,7 @@ import type { BenchReport } from './report';
 import { wordEdits } from './wordErrorRate';
 
 const run$ = promisify(execFile);
+const GNU_TIME = '/usr/bin/time';
 
 /** Files with reference text; a reference covers all the pages listed, in order. */
 const SETS = [
@@ -59,16 +63,22 @@ interface EngineResult {
   engine: string;
   texts: string[] | null;
   seconds: number;
+  /** CPU time over every page (all of the engine's threads); null when it could not be measured. */
+  cpuSeconds: number | null;
   peakRssBytes: number;
   /** The process's memory before its engine started (node and the bench's own code); 0 for the CLI. */
   startRssBytes: number;
   error?: string;
 }
 
-/** An engine the bench hands pages to one at a time; `finish` reports its peak memory. */
+/**
+ * An engine the bench hands pages to one at a time, with the CPU time each page took (on a machine
+ * shared with other work, wall time swings with their load; CPU time much less); `finish` reports
+ * its peak memory.
+ */
 interface PageReader {
   name: string;
-  read(png: string): Promise<string>;
+  read(png: string): Promise<{ text: string; cpuSeconds: number | null }>;
   finish(): Promise<{ peak: number; start: number }>;
 }
 
@@ -124,12 +134,14 @@ function inChild(engine: 'quire' | 'paddle'): PageReader {
       else waiting.push(take);
     });
   return {
-    name: engine === 'quire' ? 'quire (tesseract.js 7, OSD + deskew)' : 'paddle (@gutenye/ocr-node)',
+    name:
+      engine === 'quire' ? 'quire (tesseract.js 7, 150 dpi, turn + deskew)' : 'paddle (@gutenye/ocr-node)',
     async read(png) {
       child.stdin.write(`${JSON.stringify({ png })}\n`);
       const answer = await reply();
       if (typeof answer.error === 'string') throw new Error(answer.error);
-      return String(answer.text ?? '');
+      const cpuMs = typeof answer.cpuMs === 'number' ? answer.cpuMs : null;
+      return { text: String(answer.text ?? ''), cpuSeconds: cpuMs === null ? null : cpuMs / 1000 };
     },
     async finish() {
       child.stdin.end();
@@ -141,19 +153,32 @@ function inChild(engine: 'quire' | 'paddle'): PageReader {
   };
 }
 
-/** The CLI as a user runs it: one process per page, one thread; its peak memory is read from /proc. */
+/**
+ * The CLI as a user runs it: one process per page, one thread. Under GNU time (when installed) its
+ * CPU time and peak memory come from the kernel's accounting; otherwise the peak is read from /proc.
+ */
 function cli(psm: number): PageReader {
   let peak = 0;
+  const timed = existsSync(GNU_TIME);
   return {
     name: `tesseract CLI 5 --psm ${psm}${psm === 1 ? ' (with OSD)' : ' (default)'}`,
     read: (png) =>
-      new Promise<string>((resolve, reject) => {
-        const child = spawn('tesseract', [png, '-', '--psm', String(psm), '-l', 'eng'], {
-          env: { ...process.env, OMP_THREAD_LIMIT: '1' },
-          stdio: ['ignore', 'pipe', 'ignore'],
-        });
+      new Promise((resolve, reject) => {
+        const args = [png, '-', '--psm', String(psm), '-l', 'eng'];
+        const usage = `${png}.usage-${psm}`;
+        const child = timed
+          ? spawn(GNU_TIME, ['-f', '%U %S %M', '-o', usage, 'tesseract', ...args], {
+              env: { ...process.env, OMP_THREAD_LIMIT: '1' },
+              stdio: ['ignore', 'pipe', 'ignore'],
+            })
+          : spawn('tesseract', args, {
+              env: { ...process.env, OMP_THREAD_LIMIT: '1' },
+              stdio: ['ignore', 'pipe', 'ignore'],
+            });
         let text = '';
-        const sample = setInterval(() => (peak = Math.max(peak, highWaterMark(child.pid))), 20);
+        const sample = timed
+          ? undefined
+          : setInterval(() => (peak = Math.max(peak, highWaterMark(child.pid))), 20);
         child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
         child.on('error', (error) => {
           clearInterval(sample);
@@ -161,8 +186,11 @@ function cli(psm: number): PageReader {
         });
         child.on('exit', (code) => {
           clearInterval(sample);
-          if (code === 0) resolve(text);
-          else reject(new Error(`tesseract exited with ${code}`));
+          if (code !== 0) return reject(new Error(`tesseract exited with ${code}`));
+          if (!timed) return resolve({ text, cpuSeconds: null });
+          const [user, system, maxKb] = readFileSync(usage, 'utf8').trim().split(/\s+/).map(Number);
+          peak = Math.max(peak, (maxKb ?? 0) * 1024);
+          resolve({ text, cpuSeconds: (user ?? 0) + (system ?? 0) });
         });
       }),
     finish: async () => ({ peak, start: 0 }),
@@ -176,6 +204,7 @@ function cli(psm: number): PageReader {
 async function readAll(readers: PageReader[], pages: Array<{ png: string }>): Promise<EngineResult[]> {
   const texts = readers.map(() => [] as string[]);
   const seconds = readers.map(() => 0);
+  const cpuSeconds: Array<number | null> = readers.map(() => 0);
   const errors: Array<string | undefined> = readers.map(() => undefined);
   for (const [at, page] of pages.entries()) {
     for (let turn = 0; turn < readers.length; turn++) {
@@ -183,8 +212,11 @@ async function readAll(readers: PageReader[], pages: Array<{ png: string }>): Pr
       if (errors[index] !== undefined) continue;
       const started = performance.now();
       try {
-        texts[index]!.push(await readers[index]!.read(page.png));
+        const read = await readers[index]!.read(page.png);
         seconds[index]! += (performance.now() - started) / 1000;
+        texts[index]!.push(read.text);
+        const spent = cpuSeconds[index]!;
+        cpuSeconds[index] = spent === null || read.cpuSeconds === null ? null : spent + read.cpuSeconds;
       } catch (error) {
         errors[index] = error instanceof Error ? error.message : String(error);
       }
@@ -198,6 +230,7 @@ async function readAll(readers: PageReader[], pages: Array<{ png: string }>): Pr
       engine: reader.name,
       texts: error === undefined ? texts[index]! : null,
       seconds: seconds[index]!,
+      cpuSeconds: cpuSeconds[index]!,
       peakRssBytes: memory.peak,
       startRssBytes: memory.start,
       ...(error === undefined ? {} : { error }),
@@ -245,15 +278,21 @@ export async function run(): Promise<BenchReport> {
     const results = await readAll(readers, pages);
     const baseline = results[0];
     const baselineRate = baseline?.texts ? pages.length / baseline.seconds : null;
+    const baselineCpuRate =
+      baseline?.texts && baseline.cpuSeconds ? pages.length / baseline.cpuSeconds : null;
     const rows = results.map((result) => {
       const { wer } = score(result, pages, references);
       const rate = result.texts ? pages.length / result.seconds : null;
+      const cpuRate = result.texts && result.cpuSeconds ? pages.length / result.cpuSeconds : null;
       return {
         engine: result.engine,
         pages: result.texts ? pages.length : 0,
         wer: wer === null ? null : Math.round(wer * 1000) / 1000,
         pagesPerSecond: rate === null ? null : Math.round(rate * 1000) / 1000,
         speedVsCli: rate !== null && baselineRate ? Math.round((rate / baselineRate) * 100) / 100 : null,
+        pagesPerCpuSecond: cpuRate === null ? null : Math.round(cpuRate * 1000) / 1000,
+        cpuVsCli:
+          cpuRate !== null && baselineCpuRate ? Math.round((cpuRate / baselineCpuRate) * 100) / 100 : null,
         peakMb: result.texts ? Math.round(result.peakRssBytes / 2 ** 20) : null,
         startMb: result.texts ? Math.round(result.startRssBytes / 2 ** 20) : null,
         note: result.error ? `not run: ${result.error.slice(0, 80)}` : '',

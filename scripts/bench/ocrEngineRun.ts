@@ -1,7 +1,8 @@
 /**
  * One OCR engine serving the bench page by page, in its own process so its peak memory is its own:
  * `tsx scripts/bench/ocrEngineRun.ts <quire|paddle>` reads one JSON line `{ "png": path }` per page
- * on stdin and answers each with `{ text, ms }` (or `{ error }`); when stdin closes it prints
+ * on stdin and answers each with `{ text, ms, cpuMs }` (or `{ error }`; cpuMs counts every thread of
+ * the process, the engine's own included); when stdin closes it prints
  * `{ peakRssBytes, startRssBytes }` (its peak, and its size before the engine started) and exits. Started by scripts/bench/ocr.ts, which alternates engines page by page.
  */
 import { createInterface } from 'node:readline';
@@ -14,7 +15,7 @@ type ReadPage = (png: string) => Promise<string>;
 
 const startRssBytes = process.resourceUsage().maxRSS * 1024;
 
-/** Quire's path: the drawn page's pixels through orientation, deskew and Tesseract in WebAssembly. */
+/** Quire's path: the drawn page's pixels through reading resolution, orientation, deskew and Tesseract in WebAssembly. */
 function quire(): { read: ReadPage; close: () => Promise<void> } {
   const engine = new TesseractEngine();
   return {
@@ -50,9 +51,13 @@ for await (const line of createInterface({ input: process.stdin })) {
   if (!line.trim()) continue;
   const { png } = JSON.parse(line) as { png: string };
   const started = performance.now();
+  const cpu = process.cpuUsage();
   try {
     const text = await engine.read(png);
-    console.log(JSON.stringify({ text, ms: performance.now() - started }));
+    const used = process.cpuUsage(cpu);
+    console.log(
+      JSON.stringify({ text, ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 }),
+    );
   } catch (error) {
     console.log(JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
   }

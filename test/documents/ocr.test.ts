@@ -309,7 +309,8 @@ describe('reading scanned pages', () => {
     const contentHash = await hashOf(path);
     const results = new OcrStore(store.path);
     let calls = 0;
-    // An engine that reads the first page and breaks on the second, as a crashing engine would.
+    // An engine that reads the first page and breaks on the second, as a crashing engine would. A
+    // page is two calls: a few of its lines (read sure enough to settle its orientation), then the page.
     const flaky: OcrEngine = {
       id: 'tesseract',
       label: 'flaky',
@@ -317,7 +318,7 @@ describe('reading scanned pages', () => {
       languages: () => ['eng'],
       recognize: async () => {
         calls++;
-        if (calls === 2) throw new Error('engine crashed');
+        if (calls === 3) throw new Error('engine crashed');
         return {
           deskewRadians: 0,
           lines: [

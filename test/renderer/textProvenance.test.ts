@@ -20,6 +20,9 @@ describe("where a page's text came from", () => {
     expect(describePageText({ ...source, ocr: ocrOf({ reason: 'partial' }) })).toBe(
       'Text recognised by OCR (Tesseract) where the page has no text layer, 91% confidence',
     );
+    expect(describePageText({ ...source, ocr: ocrOf({ orientationGuessed: true }) })).toBe(
+      'Text recognised by OCR (Tesseract), 91% confidence; which way up the page is was guessed',
+    );
   });
 
   it('credits a vision model with its transcription and keeps the confidence OCR had', () => {

@@ -24,6 +24,8 @@ export const PageTextSource = z.object({
       words: z.number().int().nonnegative(),
       problem: z.string().nullable(),
       transcribedBy: z.string().optional(),
+      /** True when no check could tell which way up the scan is: its turn is the likelier guess. */
+      orientationGuessed: z.boolean().optional(),
     })
     .optional(),
 });

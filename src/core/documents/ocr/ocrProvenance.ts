@@ -11,6 +11,7 @@ export function pageOcrOf(record: OcrPageRecord, reason: OcrReason, words: numbe
     words,
     problem: record.problem,
     ...(record.transcription ? { transcribedBy: record.transcription.model } : {}),
+    ...(record.turnGuessed ? { orientationGuessed: true } : {}),
   };
 }
 

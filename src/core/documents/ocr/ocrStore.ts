@@ -21,6 +21,8 @@ export const OcrPageRecord = z.object({
   /** The quarter turn that made the page upright, and the deskew after it (radians). */
   turn: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]),
   deskewRadians: z.number(),
+  /** True when no check could tell which way up the page is, and `turn` is the likelier guess. */
+  turnGuessed: z.boolean().optional(),
   /** Mean word confidence weighted by letters, 0..1; null when no word was found. */
   confidence: z.number().min(0).max(1).nullable(),
   /** Lines in reading order. */

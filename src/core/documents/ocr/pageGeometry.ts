@@ -137,3 +137,57 @@ export function shrinkImage(image: GreyImage, longEdge: number): GreyImage {
   }
   return { pixels, width, height, ...(image.dpi ? { dpi: Math.round(image.dpi * scale) } : {}) };
 }
+
+/**
+ * The drawn page in grey, scaled by `factor` (< 1) as it is made grey: each pixel is the mean of
+ * the pixels it covers, so thin strokes fade instead of vanishing, and the full-size grey copy is
+ * never made (one row of sums at a time).
+ */
+export function greyScaled(raster: RasterPage, factor: number, dpi?: number): GreyImage {
+  if (factor >= 1) return toGrey(raster, dpi);
+  const { pixels: source, channels } = raster;
+  const width = Math.max(1, Math.round(raster.width * factor));
+  const height = Math.max(1, Math.round(raster.height * factor));
+  const columnOf = new Uint32Array(raster.width);
+  for (let x = 0; x < raster.width; x++)
+    columnOf[x] = Math.min(width - 1, Math.floor((x * width) / raster.width));
+  const sums = new Float64Array(width);
+  const counts = new Uint32Array(width);
+  const pixels = new Uint8Array(width * height);
+  const flush = (row: number) => {
+    for (let x = 0; x < width; x++) {
+      pixels[row * width + x] = Math.round(sums[x]! / Math.max(1, counts[x]!));
+      sums[x] = 0;
+      counts[x] = 0;
+    }
+  };
+  let row = 0;
+  for (let y = 0; y < raster.height; y++) {
+    const target = Math.min(height - 1, Math.floor((y * height) / raster.height));
+    if (target !== row) {
+      flush(row);
+      row = target;
+    }
+    for (let x = 0, from = y * raster.width * channels; x < raster.width; x++, from += channels) {
+      const at = columnOf[x]!;
+      sums[at]! += (source[from]! * 299 + source[from + 1]! * 587 + source[from + 2]! * 114) / 1000;
+      counts[at]! += 1;
+    }
+  }
+  flush(row);
+  return { pixels, width, height, ...(dpi ? { dpi: dpi * (width / raster.width) } : {}) };
+}
+
+/** A rectangle of the image (pixels, clamped to it). */
+export function cropImage(image: GreyImage, box: PixelBox): GreyImage {
+  const x0 = Math.max(0, Math.min(image.width - 1, Math.round(box.x)));
+  const y0 = Math.max(0, Math.min(image.height - 1, Math.round(box.y)));
+  const width = Math.max(1, Math.min(image.width - x0, Math.round(box.width)));
+  const height = Math.max(1, Math.min(image.height - y0, Math.round(box.height)));
+  const pixels = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const from = (y0 + y) * image.width + x0;
+    pixels.set(image.pixels.subarray(from, from + width), y * width);
+  }
+  return { pixels, width, height, ...(image.dpi ? { dpi: image.dpi } : {}) };
+}

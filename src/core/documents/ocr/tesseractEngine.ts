@@ -131,7 +131,9 @@ export class TesseractEngine implements OcrEngine {
     const result = await this.abortable(
       worker.recognize(
         encodeGreyPng(image),
-        { rotateAuto: true },
+        // A skew measured already is applied as it is: measuring it again costs Tesseract a second
+        // layout analysis of the page.
+        options.deskewRadians === undefined ? { rotateAuto: true } : { rotateRadians: options.deskewRadians },
         { text: false, blocks: false, hocr: false, tsv: true },
       ),
       options.signal,

@@ -60,6 +60,11 @@ export interface RecognizedPage {
 export interface RecognizeOptions {
   /** Tesseract-style language codes, e.g. `eng`, `eng+fra` as ['eng', 'fra']. */
   languages: readonly string[];
+  /**
+   * The skew to straighten the image by before reading (radians, as `RecognizedPage.deskewRadians`),
+   * when it was measured already; without it an engine that deskews measures the skew itself.
+   */
+  deskewRadians?: number;
   signal?: AbortSignal;
 }
 

@@ -23,7 +23,8 @@ export function describePageText(source: PageTextSource | null | undefined): str
     const confidence =
       source.confidence === undefined ? '' : `, ${Math.round(source.confidence * 100)}% confidence`;
     const added = ocr?.reason === 'partial' ? ' where the page has no text layer' : '';
-    return `Text recognised by OCR (${engine})${added}${confidence}`;
+    const turn = ocr?.orientationGuessed ? '; which way up the page is was guessed' : '';
+    return `Text recognised by OCR (${engine})${added}${confidence}${turn}`;
   }
   if (ocr?.problem) return `No text: ${ocr.problem}`;
   if (ocr && ocr.words === 0 && ocr.reason !== 'partial') return 'No text could be recognised on this page.';
