@@ -70,6 +70,8 @@ async function setUp(files: string[], failures = new Map<string, () => Error>())
     images: new PageImageStore(join(data.path, 'pages')),
     passwords: new PasswordVault(null),
     maxAttempts: 3,
+    // One file at a time, as the one scripted worker reads them: the order and progress below rely on it.
+    concurrency: 1,
     retryDelayMs: 5,
     maintenanceDelayMs: 0,
   });

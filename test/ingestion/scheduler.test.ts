@@ -81,6 +81,36 @@ describe('the ingestion scheduler', () => {
     await scheduler.dispose();
   });
 
+  it('reads more files than there are background slots, and starts background work only once no file is read', async () => {
+    const scheduler = new Scheduler(3, 1);
+    const log: string[] = [];
+    const files = ['a', 'b', 'c'].map((key) => gated(key, log));
+    const drawings = ['draw a', 'draw b'].map((key) => gated(key, log));
+    for (const drawing of drawings) scheduler.add(drawing, 'background');
+    await tick();
+    // The first drawing took a slot before any file came; the files take the other two and the next.
+    for (const file of files) scheduler.add(file, 'normal');
+    await tick();
+    expect(log).toEqual(['start draw a', 'start a', 'start b']);
+    drawings[0]!.open();
+    await tick();
+    await tick();
+    expect(log.slice(3)).toEqual(['end draw a', 'start c']);
+    files[0]!.open();
+    files[1]!.open();
+    await tick();
+    await tick();
+    // Slots are free, but a file is still being read: the second drawing waits for it.
+    expect(log).not.toContain('start draw b');
+    files[2]!.open();
+    await tick();
+    await tick();
+    expect(log.at(-1)).toBe('start draw b');
+    drawings[1]!.open();
+    await scheduler.whenIdle();
+    await scheduler.dispose();
+  });
+
   it('puts the task the user waits for first, ahead of other urgent ones; promote leaves urgent ones in order', async () => {
     const scheduler = new Scheduler(1);
     const log: string[] = [];

@@ -22,6 +22,9 @@ import { Reconciliation } from './reconciliation';
 import { fileKey, type FileJob, type FilePriority, type Waiter } from './fileJob';
 import { Scheduler } from './scheduler';
 
+/** Files read at once per pool worker (see the scheduler's constructor below). */
+const FILES_PER_WORKER = 3;
+
 export interface IngestionOptions {
   library: LibraryService;
   index: Pick<Index, 'documents' | 'content' | 'recognized' | 'maintenance'>;
@@ -78,7 +81,12 @@ export class Ingestion {
     const { library, index, pool, images, passwords } = options;
     const password = (id: string) => passwords.get(id);
     const readablePath = (path: string) => library.readablePath(path);
-    this.scheduler = new Scheduler(Math.max(1, options.concurrency ?? pool.size));
+    // More files than workers are in flight, so a file's index commit overlaps the next files'
+    // reading and files arriving together share one commit; background work keeps to the workers.
+    this.scheduler = new Scheduler(
+      Math.max(1, options.concurrency ?? pool.size * FILES_PER_WORKER),
+      Math.max(1, pool.size),
+    );
     this.scheduler.events.on('idle', () => this.onIdle());
     this.tidying = new IndexTidying(index.maintenance, options.maintenanceDelayMs ?? 2000, () =>
       this.scheduler.isIdle(),

@@ -2,7 +2,7 @@ import { Emitter } from '../common/emitter';
 
 /**
  * `urgent`: files the user is waiting for (a folder just added, a page just opened); `normal`: every
- * other file; `background`: work that waits until no file is queued (page images).
+ * other file; `background`: work that waits until no file is queued or being read (page images, OCR).
  */
 export type Priority = 'urgent' | 'normal' | 'background';
 
@@ -43,7 +43,14 @@ export class Scheduler {
   private paused = false;
   private disposed = false;
 
-  constructor(private readonly concurrency: number) {}
+  /**
+   * `concurrency`: tasks at once. `backgroundConcurrency`: background tasks at once (all slots when
+   * absent); they start only once no file is queued or being read, so text is searchable first.
+   */
+  constructor(
+    private readonly concurrency: number,
+    private readonly backgroundConcurrency = concurrency,
+  ) {}
 
   /**
    * Queues a task; false when its key is already queued or waiting to be retried. A task of a key
@@ -210,11 +217,12 @@ export class Scheduler {
       return { task: this.queues.urgent.shift()!, priority: 'urgent' };
     }
     if (this.inFlight.size >= this.concurrency) return undefined;
-    for (const priority of ['normal', 'background'] as const) {
-      const task = this.queues[priority].shift();
-      if (task) return { task, priority };
-    }
-    return undefined;
+    const normal = this.queues.normal.shift();
+    if (normal) return { task: normal, priority: 'normal' };
+    if (foreground > 0 || this.queues.urgent.length > 0) return undefined;
+    if (this.backgroundInFlight >= this.backgroundConcurrency) return undefined;
+    const background = this.queues.background.shift();
+    return background ? { task: background, priority: 'background' } : undefined;
   }
 
   private async start(task: Task): Promise<void> {
