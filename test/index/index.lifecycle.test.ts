@@ -149,6 +149,21 @@ describe('Index lifecycle', () => {
     expect(await store.maintenance.stats()).toMatchObject({ chunks: 2, pages: 2 });
   });
 
+  it('replaces rather than duplicates content stored in an earlier session, and appends new content', async () => {
+    await indexReport();
+    await store.dispose();
+    store = await open();
+    // The hash was stored before this session: its rows are replaced.
+    await store.content.put(hash, parsedFromPages(REPORT));
+    const other = sha256('other');
+    await store.content.put(other, parsedFromPages(['A new note on revenue.']));
+    await store.documents.upsert(documentRow('other', other));
+    expect(await store.maintenance.stats()).toMatchObject({ documents: 2, chunks: 4, pages: 3 });
+    // Written in this session, then written again: replaced as well.
+    await store.content.put(other, parsedFromPages(['A new note on revenue.']));
+    expect(await store.maintenance.stats()).toMatchObject({ chunks: 4, pages: 3 });
+  });
+
   it('collectGarbage returns unreferenced hashes but spares content being indexed', async () => {
     await indexReport();
     const pending = sha256('pending');
