@@ -19,6 +19,12 @@ export const STATE_LABELS: Record<DocumentState, string> = {
   unsupported: 'Not supported',
 };
 
+/**
+ * Paths compared as people read them ("file 2" before "file 10"). One collator for every comparison:
+ * `localeCompare` with options builds one per call, which made sorting ten thousand rows take seconds.
+ */
+const comparePaths = new Intl.Collator(undefined, { numeric: true }).compare;
+
 /** Documents of each root, sorted by their path inside it. */
 export function documentsByRoot(documents: readonly DocumentInfo[]): Map<string, DocumentInfo[]> {
   const groups = new Map<string, DocumentInfo[]>();
@@ -28,7 +34,7 @@ export function documentsByRoot(documents: readonly DocumentInfo[]): Map<string,
     else groups.set(doc.rootId, [doc]);
   }
   for (const group of groups.values()) {
-    group.sort((a, b) => a.relativePath.localeCompare(b.relativePath, undefined, { numeric: true }));
+    group.sort((a, b) => comparePaths(a.relativePath, b.relativePath));
   }
   return groups;
 }
@@ -128,8 +134,7 @@ const STATE_GROUPS: Record<StateFilter, ReadonlySet<DocumentState> | null> = {
 
 const STATE_ORDER = Object.keys(STATE_LABELS) as DocumentState[];
 
-const byName = (a: DocumentInfo, b: DocumentInfo) =>
-  a.relativePath.localeCompare(b.relativePath, undefined, { numeric: true });
+const byName = (a: DocumentInfo, b: DocumentInfo) => comparePaths(a.relativePath, b.relativePath);
 
 const SORTS: Record<DocumentSort, (a: DocumentInfo, b: DocumentInfo) => number> = {
   name: byName,
