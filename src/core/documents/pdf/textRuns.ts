@@ -23,8 +23,9 @@ export interface PageRuns {
 }
 
 // Share of the font size above and below the baseline: pdfjs's ascent/descent are per font and often 0.
-const ASCENT = 0.8;
-const DESCENT = 0.2;
+// PDFium-read runs use the same, so lines and highlight boxes come out alike whichever engine read them.
+export const ASCENT = 0.8;
+export const DESCENT = 0.2;
 
 /** Reads a page's text items in content-stream order and places them in page space. */
 export async function readPageRuns(page: PDFPageProxy): Promise<PageRuns> {
@@ -56,7 +57,7 @@ export async function readPageRuns(page: PDFPageProxy): Promise<PageRuns> {
   return { width: viewport.width, height: viewport.height, runs };
 }
 
-interface Box {
+export interface Box {
   x: number;
   y: number;
   width: number;
@@ -64,7 +65,7 @@ interface Box {
 }
 
 /** Keeps boxes on the page: runs padded with spaces or set past the crop box would point off-page. */
-function clipToPage(box: Box, width: number, height: number): Box {
+export function clipToPage(box: Box, width: number, height: number): Box {
   const x = Math.min(Math.max(box.x, 0), width);
   const y = Math.min(Math.max(box.y, 0), height);
   return {

@@ -1,11 +1,7 @@
 import { QuireError } from '../../../shared/errors';
-import type { PageRuns, TextRun } from '../pdf/textRuns';
+import { ASCENT, clipToPage, DESCENT, type PageRuns, type TextRun } from '../pdf/textRuns';
 import type { Pdfium } from './loadPdfium';
 
-// Share of the font size above and below the baseline, as pdfjs-read runs have it, so lines and
-// highlight boxes come out the same whichever engine read the page.
-const ASCENT = 0.8;
-const DESCENT = 0.2;
 // A character joins the run before it while it sits on the run's baseline (within this many font
 // sizes) and starts no further than this past the run's end: a wider gap is left for line grouping to
 // read as a space or a table cell.
@@ -290,7 +286,7 @@ function finishRun(run: OpenRun, pageWidth: number, pageHeight: number): TextRun
   const right = Math.max(...glyphs.map((g) => g.right));
   const fontSize = glyphs.reduce((sum, g) => sum + g.fontSize, 0) / glyphs.length;
   const rtlLetters = glyphs.filter((g) => g.rtl).length;
-  // Upright runs get pdfjs's box: the font's extent around the baseline, not the glyphs' ink.
+  // Upright runs get the box pdfjs-read runs have: the font's extent around the baseline, not the ink.
   const box =
     first.upright && !run.vertical
       ? {
@@ -308,21 +304,10 @@ function finishRun(run: OpenRun, pageWidth: number, pageHeight: number): TextRun
   return {
     // NFKC folds Arabic presentation forms and ligatures (fi, ffl) into the letters people search for.
     text: run.text.normalize('NFKC'),
-    ...clip(box, pageWidth, pageHeight),
+    ...clipToPage(box, pageWidth, pageHeight),
     baseline: first.originY,
     fontSize,
     rtl: rtlLetters * 2 > glyphs.length,
     vertical: run.vertical,
-  };
-}
-
-function clip(box: { x: number; y: number; width: number; height: number }, width: number, height: number) {
-  const x = Math.min(Math.max(box.x, 0), width);
-  const y = Math.min(Math.max(box.y, 0), height);
-  return {
-    x,
-    y,
-    width: Math.max(0, Math.min(box.x + box.width, width) - x),
-    height: Math.max(0, Math.min(box.y + box.height, height) - y),
   };
 }
