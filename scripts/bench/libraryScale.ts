@@ -1,12 +1,15 @@
 /**
- * `npm run bench -- library-scale [--files N] [--images]`: a library of N generated documents
+ * `npm run bench -- library-scale [--files N] [--images] [--keep DIR | --reuse DIR]`: a library of N
+ * generated documents
  * (10,000 by default; see libraryScaleCorpus.ts) added as one folder and indexed by the app's own
  * queue (text only unless --images). Reports seconds to list the folder, seconds until every file is
  * searchable, peak resident memory over Quire and its child processes, `library.list` p95 and
  * payload size, and scoped against unscoped search p95 at that size; then, unless --no-browser, the
- * library list in real Chromium against `quire serve` (libraryScaleBrowser.ts).
+ * library list in real Chromium against `quire serve` (libraryScaleBrowser.ts). `--keep DIR` leaves
+ * the folder and data folder in DIR; `--reuse DIR` measures only the browser phase on what a kept
+ * run left, so the list's paint can be measured again without indexing 10,000 files again.
  */
-import { readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { createCore, type Core } from '../../src/core/createCore';
@@ -58,10 +61,31 @@ const unfinished = (snapshot: LibrarySnapshot) =>
   snapshot.documents.filter((d) => d.state === 'listed' || d.state === 'queued' || d.state === 'indexing')
     .length;
 
+/** The bench's folder and data folder: temporary, or kept under the directory `--keep`/`--reuse` names. */
+async function benchDirs(args: string[]) {
+  const named = textOption(args, '--reuse') ?? textOption(args, '--keep');
+  if (!named)
+    return {
+      folder: await tempDir('quire-bench-scale-folder-'),
+      data: await tempDir('quire-bench-scale-data-'),
+    };
+  const kept = (name: string) => {
+    const path = join(named, name);
+    mkdirSync(path, { recursive: true });
+    return { path, cleanup: async () => {} };
+  };
+  return { folder: kept('folder'), data: kept('data') };
+}
+
+function textOption(args: string[], name: string): string | undefined {
+  const index = args.indexOf(name);
+  return index >= 0 ? args[index + 1] : undefined;
+}
+
 export async function run(args: string[]): Promise<BenchReport> {
   const count = option(args, '--files', 10_000);
-  const folder = await tempDir('quire-bench-scale-folder-');
-  const data = await tempDir('quire-bench-scale-data-');
+  const { folder, data } = await benchDirs(args);
+  if (args.includes('--reuse')) return browserOnly(folder.path, data.path);
   const writeStarted = performance.now();
   const generated = await writeLibrary(folder.path, count);
   const writeSeconds = (performance.now() - writeStarted) / 1000;
@@ -91,6 +115,22 @@ export async function run(args: string[]): Promise<BenchReport> {
     await folder.cleanup();
     await data.cleanup();
   }
+}
+
+async function browserOnly(folder: string, data: string): Promise<BenchReport> {
+  const names = readdirSync(folder, { recursive: true }) as string[];
+  const browser = await measureListInChromium(data, editableFiles(folder, names, EDITED_FILES));
+  return {
+    name: 'library-scale',
+    rows: [
+      { measure: 'Chromium: first document row painted, ms', value: browser.firstRowMs },
+      {
+        measure: `Chromium: longest frame while ${browser.changedFiles} files change, ms`,
+        value: browser.longestFrameMs,
+      },
+    ],
+    details: { reused: data, browser },
+  };
 }
 
 async function measureCore(

@@ -66,6 +66,27 @@ describe('the library sends its changes, not itself', () => {
     expect(follow(start, changes.slice())).toEqual(fresh);
   });
 
+  it('keeps the listing in library order as documents come and go, "file 2" before "file 10"', async () => {
+    const { library, feed, changes, folder } = await openFeed();
+    for (const name of ['file 10.md', 'file 1.md']) await note(folder, name);
+    await library.addFolder(folder);
+    await library.whenIdle();
+    const start = feed.list();
+    expect(start.documents.map((d) => d.relativePath)).toEqual(['file 1.md', 'file 10.md']);
+    for (const name of ['file 2.md', 'file 11.md']) await note(folder, name);
+    const names = () =>
+      follow(start, changes.slice())
+        .documents.map((d) => d.relativePath)
+        .join();
+    await expect.poll(names).toBe('file 1.md,file 2.md,file 10.md,file 11.md');
+    expect(
+      feed
+        .list()
+        .documents.map((d) => d.relativePath)
+        .join(),
+    ).toBe(names());
+  });
+
   it('a client that missed a change lists again instead of applying the next one', async () => {
     const { library, feed, changes, folder } = await openFeed();
     const start = feed.list();

@@ -18,8 +18,11 @@ import { upsertDownload } from '../../src/renderer/src/features/models/downloads
 import {
   describeProgress,
   documentsByRoot,
+  filterDocuments,
+  NO_FILTER,
   summarizeStates,
 } from '../../src/renderer/src/features/library/libraryView';
+import { inLibraryOrder } from '../../src/renderer/src/features/library/libraryChange';
 import { encodeCall, parseServerMessage, PendingCalls } from '../../src/renderer/src/ipc/socketMessages';
 import { takeSessionToken, socketUrl } from '../../src/renderer/src/ipc/sessionToken';
 import { readStoredTheme } from '../../src/renderer/src/features/settings/theme';
@@ -205,12 +208,30 @@ describe('highlights, memory, downloads, library', () => {
       state,
       error: null,
     });
-    const groups = documentsByRoot([
-      doc('1', 'a', 'b10.pdf', 'indexed'),
-      doc('2', 'a', 'b9.pdf', 'failed'),
-      doc('3', 'c', 'x.pdf', 'indexed'),
-    ]);
+    // A listing out of library order (another locale's collation) is put in order once, on arrival.
+    const listing = inLibraryOrder({
+      roots: [],
+      skipped: [],
+      scanning: false,
+      revision: 0,
+      documents: [
+        doc('1', 'a', 'b10.pdf', 'indexed'),
+        doc('2', 'a', 'b9.pdf', 'failed'),
+        doc('3', 'c', 'x.pdf', 'indexed'),
+      ],
+    });
+    expect(inLibraryOrder(listing)).toBe(listing);
+    const groups = documentsByRoot(listing.documents);
     expect(groups.get('a')!.map((d) => d.relativePath)).toEqual(['b9.pdf', 'b10.pdf']);
+    // No filter: the group itself, not a sorted copy; a filter or another sort makes one.
+    expect(filterDocuments(groups.get('a')!, NO_FILTER)).toBe(groups.get('a'));
+    expect(filterDocuments(groups.get('a')!, { ...NO_FILTER, state: 'problems' }).map((d) => d.id)).toEqual([
+      '2',
+    ]);
+    expect(filterDocuments(groups.get('a')!, { ...NO_FILTER, sort: 'state' }).map((d) => d.id)).toEqual([
+      '2',
+      '1',
+    ]);
     expect(summarizeStates(groups.get('a')!)).toBe('1 indexed · 1 failed');
     const view = describeProgress({
       filesDone: 1,

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { FSWatcher } from 'chokidar';
 import type { LibraryRoot, LibrarySnapshot, SkippedFile } from '../../shared/domain/library';
+import { compareLibraryPaths } from '../../shared/domain/libraryOrder';
 import { QuireError } from '../../shared/errors';
 import { Emitter } from '../common/emitter';
 import { idForPath } from '../common/ids';
@@ -8,6 +9,7 @@ import { isInside } from '../common/paths';
 import { documentKindOf } from '../documents/readers/formatReaders';
 import { foldersOfRows, foundDocument, fromRow, listedRow, RowBatcher, toDocumentInfo } from './documentRows';
 import type { DocumentRows } from './documentRows';
+import { DocumentsInOrder } from './documentsInOrder';
 import { checkFolder, refuseOverlap } from './folderCheck';
 import { RemovedFolders, unfinished, type RemovedFolder } from './removedFolders';
 import { walkDocuments } from './folderWalker';
@@ -58,7 +60,7 @@ export class LibraryService {
   readonly events = new Emitter<LibraryEvents>();
   private readonly store: LibraryStore;
   private readonly roots = new Map<string, LibraryRoot>();
-  private readonly documents = new Map<string, StoredDocument>();
+  private readonly documents = new DocumentsInOrder();
   private readonly watchers = new Map<string, FSWatcher>();
   /** Per root: files seen but not read (links leading outside the library...), path -> reason. */
   private readonly skipped = new Map<string, Map<string, string>>();
@@ -134,14 +136,12 @@ export class LibraryService {
   }
 
   snapshot(): LibrarySnapshot {
-    const documents = [...this.documents.values()]
-      .map(toDocumentInfo)
-      .sort((a, b) => a.path.localeCompare(b.path));
+    const documents = this.documents.ordered().map(toDocumentInfo);
     const skipped: SkippedFile[] = [];
     for (const [rootId, files] of this.skipped) {
       for (const [path, reason] of files) skipped.push({ rootId, path, reason });
     }
-    skipped.sort((a, b) => a.path.localeCompare(b.path));
+    skipped.sort((a, b) => compareLibraryPaths(a.path, b.path));
     return { roots: [...this.roots.values()], documents, skipped, scanning: this.scans.size > 0 };
   }
 

@@ -1,6 +1,16 @@
 import type { DocumentInfo, LibraryChange, LibraryListing } from '../../../../shared/domain/library';
+import { compareLibraryPaths, isInLibraryOrder } from '../../../../shared/domain/libraryOrder';
 
-const byPath = new Intl.Collator().compare;
+const byPath = compareLibraryPaths;
+
+/**
+ * A listing as the window keeps it: documents in library order. The engine sends them so, which a
+ * linear check confirms; they are sorted here only when it did not (another locale's collation).
+ */
+export function inLibraryOrder(listing: LibraryListing): LibraryListing {
+  if (isInLibraryOrder(listing.documents, (doc) => doc.path)) return listing;
+  return { ...listing, documents: [...listing.documents].sort((a, b) => byPath(a.path, b.path)) };
+}
 
 /** Two lists sorted by path, merged in one pass. */
 function mergeByPath(a: readonly DocumentInfo[], b: readonly DocumentInfo[]): DocumentInfo[] {
@@ -14,7 +24,8 @@ function mergeByPath(a: readonly DocumentInfo[], b: readonly DocumentInfo[]): Do
 }
 
 /**
- * The listing after a change, or null when the change does not start where the listing is (a
+ * The listing after a change, still in library order, without sorting it again: changed documents
+ * stay where they are and new ones are merged in. Null when the change does not start where the listing is (a
  * change was missed): the caller lists the library again. A change the listing already holds is
  * returned as is.
  */

@@ -4,7 +4,7 @@ import type { IndexProgress, LibraryListing } from '../../../../shared/domain/li
 import { quire } from '../../ipc/client';
 import { errorOf } from '../../lib/callResult';
 import { FreshnessGuard } from '../../lib/freshness';
-import { applyLibraryChange } from './libraryChange';
+import { applyLibraryChange, inLibraryOrder } from './libraryChange';
 
 export interface LibraryState {
   snapshot: LibraryListing | null;
@@ -80,7 +80,7 @@ async function fetchLibrary(): Promise<void> {
     // Listings are numbered: an older one than what changes already brought is not taken.
     const held = useLibraryStore.getState().snapshot;
     if (!held || held.revision <= snapshot.value.revision)
-      useLibraryStore.setState({ snapshot: snapshot.value, loadError: null });
+      useLibraryStore.setState({ snapshot: inLibraryOrder(snapshot.value), loadError: null });
   } else {
     useLibraryStore.setState({ loadError: snapshot.error.message });
   }
