@@ -18,7 +18,7 @@ export interface DrawingProgress {
 }
 
 export interface ImageBackfillDeps {
-  documents: Pick<DocumentCatalog, 'indexedWithContent' | 'list' | 'get' | 'setState'>;
+  documents: Pick<DocumentCatalog, 'indexedWithContent' | 'allIndexedWithContent' | 'get' | 'setState'>;
   content: PageImageSlots;
   pool: Pick<DocumentPool, 'render'>;
   images: PageImageStore;
@@ -144,8 +144,8 @@ export class ImageBackfill {
   private async noteProblem(contentHash: string, problem: string | null): Promise<void> {
     const { documents } = this.deps;
     try {
-      for (const doc of documents.list()) {
-        if (doc.contentHash !== contentHash || doc.state !== 'indexed' || doc.error === problem) continue;
+      for (const doc of documents.allIndexedWithContent(contentHash)) {
+        if (doc.error === problem) continue;
         await documents.setState(doc.id, 'indexed', problem);
         this.deps.onProblem(doc.id, problem);
       }

@@ -30,7 +30,7 @@ export function ocrSourceOf(setup: OcrSetup, contentHash: string): OcrSource {
 }
 
 export interface PageRecognitionDeps extends OcrSetup {
-  documents: Pick<DocumentCatalog, 'indexedWithContent' | 'list' | 'setLanguage'>;
+  documents: Pick<DocumentCatalog, 'indexedWithContent' | 'allIndexedWithContent' | 'list' | 'setLanguage'>;
   recognized: RecognizedText;
   pool: Pick<DocumentPool, 'ocr' | 'parse' | 'checkLayers'>;
   password: (documentId: string) => Promise<string | undefined>;
@@ -273,10 +273,8 @@ export class PageRecognition {
     const { recognized, documents, settings } = this.deps;
     try {
       const summary = await recognized.ocrSummary(contentHash, settings.key);
-      for (const doc of documents.list()) {
-        if (doc.contentHash === contentHash && doc.state === 'indexed')
-          this.deps.onSummary(doc.id, summary, doc.language ?? null);
-      }
+      for (const doc of documents.allIndexedWithContent(contentHash))
+        this.deps.onSummary(doc.id, summary, doc.language ?? null);
     } catch (error) {
       console.error('quire: could not summarise OCR', error);
     }

@@ -34,6 +34,8 @@ const ORDER: Priority[] = ['urgent', 'normal', 'background'];
 export class Scheduler {
   readonly events = new Emitter<SchedulerEvents>();
   private readonly queues: Record<Priority, Task[]> = { urgent: [], normal: [], background: [] };
+  /** The queues' tasks by key: a library's start can queue ten thousand drawings, each asked for by key. */
+  private readonly queuedByKey = new Map<string, Task>();
   private readonly running = new Map<string, AbortController>();
   /** Every task still returning, superseded ones included. */
   private readonly inFlight = new Set<Promise<void>>();
@@ -58,7 +60,7 @@ export class Scheduler {
    */
   add(task: Task, priority: Priority): boolean {
     if (this.disposed || this.queued(task.key)) return false;
-    this.queues[priority].push(task);
+    this.enqueue(task, priority);
     this.pump();
     return true;
   }
@@ -69,13 +71,7 @@ export class Scheduler {
 
   /** The task of this key that is queued or waiting to be retried. */
   queued(key: string): Task | undefined {
-    const waiting = this.waiting.get(key);
-    if (waiting) return waiting.task;
-    for (const priority of ORDER) {
-      const task = this.queues[priority].find((candidate) => candidate.key === key);
-      if (task) return task;
-    }
-    return undefined;
+    return this.waiting.get(key)?.task ?? this.queuedByKey.get(key);
   }
 
   isRunning(key: string): boolean {
@@ -117,6 +113,7 @@ export class Scheduler {
       const at = this.queues[priority].findIndex((task) => task.key === key);
       if (at >= 0) {
         const [task] = this.queues[priority].splice(at, 1);
+        this.queuedByKey.delete(key);
         task!.dropped?.();
         this.pump();
         return task;
@@ -135,7 +132,7 @@ export class Scheduler {
     if (this.disposed) return;
     const timer = setTimeout(() => {
       this.waiting.delete(task.key);
-      if (!this.disposed && stillWanted()) this.queues[priority].push(task);
+      if (!this.disposed && stillWanted()) this.enqueue(task, priority);
       this.pump();
     }, delayMs);
     this.waiting.set(task.key, { task, timer });
@@ -157,6 +154,7 @@ export class Scheduler {
   /** Drops every queued task (each hears `dropped()`) and aborts those running; resumes if paused. */
   cancel(): Task[] {
     const dropped = ORDER.flatMap((priority) => this.queues[priority].splice(0));
+    this.queuedByKey.clear();
     for (const task of dropped) task.dropped?.();
     for (const controller of this.running.values()) controller.abort();
     this.paused = false;
@@ -187,6 +185,7 @@ export class Scheduler {
     for (const { timer } of this.waiting.values()) clearTimeout(timer);
     this.waiting.clear();
     for (const priority of ORDER) this.queues[priority].length = 0;
+    this.queuedByKey.clear();
     for (const controller of this.running.values()) controller.abort();
     await Promise.all([...this.inFlight]);
     this.events.emit('idle', null);
@@ -210,8 +209,20 @@ export class Scheduler {
     if (this.isIdle() && !this.disposed) this.events.emit('idle', null);
   }
 
-  /** The task to start now, if a slot is free for it: urgent ones count only non-background slots. */
+  private enqueue(task: Task, priority: Priority): void {
+    this.queues[priority].push(task);
+    this.queuedByKey.set(task.key, task);
+  }
+
+  /** The task to start now, taken off its queue. */
   private next(): { task: Task; priority: Priority } | undefined {
+    const next = this.nextInLine();
+    if (next) this.queuedByKey.delete(next.task.key);
+    return next;
+  }
+
+  /** The task to start now, if a slot is free for it: urgent ones count only non-background slots. */
+  private nextInLine(): { task: Task; priority: Priority } | undefined {
     const foreground = this.inFlight.size - this.backgroundInFlight;
     if (this.queues.urgent.length > 0 && foreground < this.concurrency) {
       return { task: this.queues.urgent.shift()!, priority: 'urgent' };

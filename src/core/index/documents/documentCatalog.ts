@@ -12,6 +12,8 @@ export interface DocumentCatalog {
   get(id: string): IndexedDocument | null;
   /** An indexed document holding this content, if any (a renamed or copied file finds its twin). */
   indexedWithContent(contentHash: string): IndexedDocument | null;
+  /** Every indexed document holding this content. */
+  allIndexedWithContent(contentHash: string): IndexedDocument[];
   /**
    * Writes a document's row: the commit point that makes its content visible when `state` is
    * `indexed`. Content no document names any more is deleted.
@@ -55,6 +57,8 @@ interface PendingUpsert {
 export class IndexDocuments implements DocumentCatalog, ContentOwners {
   private byId = new Map<string, IndexedDocument>();
   private ownersCache: Map<string, IndexedDocument[]> | null = null;
+  /** Ids of indexed documents by content hash, kept with `byId`: asked once per file drawn or read. */
+  private indexedByHash = new Map<string, Set<string>>();
   /** Rows waiting for the write queue: whatever arrives while one commit runs goes in the next. */
   private pendingUpserts: PendingUpsert[] = [];
 
@@ -75,6 +79,8 @@ export class IndexDocuments implements DocumentCatalog, ContentOwners {
     }
     this.byId = byId;
     this.ownersCache = null;
+    this.indexedByHash = new Map();
+    for (const document of byId.values()) this.noteIndexed(undefined, document);
   }
 
   list(): IndexedDocument[] {
@@ -86,10 +92,16 @@ export class IndexDocuments implements DocumentCatalog, ContentOwners {
   }
 
   indexedWithContent(contentHash: string): IndexedDocument | null {
-    for (const document of this.byId.values()) {
-      if (document.contentHash === contentHash && document.state === 'indexed') return document;
+    return this.allIndexedWithContent(contentHash)[0] ?? null;
+  }
+
+  allIndexedWithContent(contentHash: string): IndexedDocument[] {
+    const documents: IndexedDocument[] = [];
+    for (const id of this.indexedByHash.get(contentHash) ?? []) {
+      const document = this.byId.get(id);
+      if (document) documents.push(document);
     }
-    return null;
+    return documents;
   }
 
   upsert(document: IndexedDocument): Promise<void> {
@@ -157,6 +169,7 @@ export class IndexDocuments implements DocumentCatalog, ContentOwners {
       if (!current) return;
       await this.tables.documents.delete(`id = ${sqlString(id)}`);
       this.byId.delete(id);
+      this.noteIndexed(current, undefined);
       this.ownersCache = null;
       if (current.contentHash) await this.content.releaseIfUnused([current.contentHash]);
     });
@@ -204,11 +217,26 @@ export class IndexDocuments implements DocumentCatalog, ContentOwners {
     }
     await upsertRows(this.tables.documents, 'id', [...latest.values()].map(documentToRow));
     for (const document of latest.values()) {
+      this.noteIndexed(this.byId.get(document.id), document);
       this.byId.set(document.id, document);
       if (document.contentHash) this.content.committed(document.contentHash);
     }
     this.ownersCache = null;
     if (replaced.size > 0) await this.content.releaseIfUnused([...replaced]);
+  }
+
+  /** Keeps `indexedByHash` in step as a document's row goes from `before` to `after`. */
+  private noteIndexed(before: IndexedDocument | undefined, after: IndexedDocument | undefined): void {
+    if (before?.state === 'indexed' && before.contentHash) {
+      const ids = this.indexedByHash.get(before.contentHash);
+      ids?.delete(before.id);
+      if (ids?.size === 0) this.indexedByHash.delete(before.contentHash);
+    }
+    if (after?.state === 'indexed' && after.contentHash) {
+      const ids = this.indexedByHash.get(after.contentHash) ?? new Set<string>();
+      ids.add(after.id);
+      this.indexedByHash.set(after.contentHash, ids);
+    }
   }
 
   private require(id: string): IndexedDocument {

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { DocumentInfo } from '../../../../shared/domain/library';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { fileName, formatBytes, formatPageCount } from '../../lib/format';
@@ -20,7 +21,8 @@ interface RowAction {
   run: () => void;
 }
 
-export function DocumentItem({ document }: DocumentItemProps) {
+/** A row is drawn again only when its document changed: a change keeps every other row's object. */
+export const DocumentItem = memo(function DocumentItem({ document }: DocumentItemProps) {
   const name = fileName(document.relativePath);
   const folder = document.relativePath.slice(0, document.relativePath.length - name.length);
   const ocr = describeDocumentOcr(document.ocr);
@@ -114,4 +116,4 @@ export function DocumentItem({ document }: DocumentItemProps) {
       {document.state === 'needsPassword' && <UnlockForm documentId={document.id} documentName={name} />}
     </li>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import type { LibrarySnapshot } from '../../../../shared/domain/library';
 import { FolderItem } from './FolderItem';
 import {
@@ -11,7 +11,14 @@ import {
 
 const NO_DOCUMENTS: never[] = [];
 
-export function FolderList({ snapshot, filter }: { snapshot: LibrarySnapshot; filter: DocumentFilter }) {
+/** Drawn again only when the library or the filter changes, not on each progress update. */
+export const FolderList = memo(function FolderList({
+  snapshot,
+  filter,
+}: {
+  snapshot: LibrarySnapshot;
+  filter: DocumentFilter;
+}) {
   const groups = useMemo(() => documentsByRoot(snapshot.documents), [snapshot.documents]);
   const shown = useMemo(
     () => new Map([...groups].map(([rootId, docs]) => [rootId, filterDocuments(docs, filter)])),
@@ -32,4 +39,4 @@ export function FolderList({ snapshot, filter }: { snapshot: LibrarySnapshot; fi
       ))}
     </ul>
   );
-}
+});
