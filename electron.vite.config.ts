@@ -54,6 +54,8 @@ export default defineConfig({
     root: 'src/renderer',
     plugins: [react(), devContentSecurityPolicy()],
     build: {
+      // The window parses all of it before it can draw the library: minified, it is about a third.
+      minify: true,
       rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
     },
   },

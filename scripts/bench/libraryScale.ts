@@ -85,7 +85,8 @@ function textOption(args: string[], name: string): string | undefined {
 export async function run(args: string[]): Promise<BenchReport> {
   const count = option(args, '--files', 10_000);
   const { folder, data } = await benchDirs(args);
-  if (args.includes('--reuse')) return browserOnly(folder.path, data.path);
+  const images = args.includes('--images');
+  if (args.includes('--reuse')) return browserOnly(folder.path, data.path, images);
   const writeStarted = performance.now();
   const generated = await writeLibrary(folder.path, count);
   const writeSeconds = (performance.now() - writeStarted) / 1000;
@@ -97,7 +98,7 @@ export async function run(args: string[]): Promise<BenchReport> {
       dataDir: data.path,
       watch: false,
       findModels: false,
-      renderImages: args.includes('--images'),
+      renderImages: images,
     });
     let measured: CoreFigures;
     try {
@@ -109,7 +110,7 @@ export async function run(args: string[]): Promise<BenchReport> {
     const names = readdirSync(folder.path, { recursive: true }) as string[];
     const browser: ListInBrowser | null = args.includes('--no-browser')
       ? null
-      : await measureListInChromium(data.path, editableFiles(folder.path, names, EDITED_FILES));
+      : await measureListInChromium(data.path, editableFiles(folder.path, names, EDITED_FILES), { images });
     return report(measured, browser, { generated, writeSeconds });
   } finally {
     await folder.cleanup();
@@ -117,9 +118,9 @@ export async function run(args: string[]): Promise<BenchReport> {
   }
 }
 
-async function browserOnly(folder: string, data: string): Promise<BenchReport> {
+async function browserOnly(folder: string, data: string, images: boolean): Promise<BenchReport> {
   const names = readdirSync(folder, { recursive: true }) as string[];
-  const browser = await measureListInChromium(data, editableFiles(folder, names, EDITED_FILES));
+  const browser = await measureListInChromium(data, editableFiles(folder, names, EDITED_FILES), { images });
   return {
     name: 'library-scale',
     rows: [

@@ -24,11 +24,16 @@ export interface ListInBrowser {
   changedFiles: number;
 }
 
+/**
+ * `images`: whether `quire serve` draws page images, as the indexing phase did: a library indexed as
+ * text only would otherwise start drawing every page of it while the list is measured.
+ */
 export async function measureListInChromium(
   dataDir: string,
   changed: readonly string[],
+  { images }: { images: boolean },
 ): Promise<ListInBrowser> {
-  const serve = await startServe(dataDir);
+  const serve = await startServe(dataDir, images ? [] : ['--no-images']);
   const executablePath = process.env.QUIRE_CHROMIUM ?? CHROMIUM_PATHS.find((path) => existsSync(path));
   const browser = await chromium.launch({
     ...(executablePath ? { executablePath } : {}),

@@ -21,7 +21,8 @@ import { modelLaunchOptions, visionLaunchProblem } from './models/launchOptions'
 const usage = `Usage: quire <command> [options]
 
 Commands:
-  serve [--port N] [--host H]        the UI in a browser, over a loopback server with a token
+  serve [--port N] [--host H] [--no-images]
+                                     the UI in a browser, over a loopback server with a token
   library add <folder>               add a folder to the library
   library remove <folder>            remove a folder from the library
   library list [--json]              the library's documents with pages, sizes and errors
@@ -138,7 +139,13 @@ async function main(argv: string[]): Promise<void> {
       if (!Number.isInteger(port) || port < 0 || port > 65535) {
         throw new QuireError('invalid_input', `--port must be a port number, not "${values.port}".`);
       }
-      await serveCommand({ dataDir, port, host: values.host ?? '127.0.0.1', ...launch });
+      await serveCommand({
+        dataDir,
+        port,
+        host: values.host ?? '127.0.0.1',
+        images: !values['no-images'],
+        ...launch,
+      });
       return;
     }
     case 'index':

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LibraryChangeFeed } from '../../src/core/library/libraryChanges';
 import { LibraryService } from '../../src/core/library/libraryService';
-import { applyLibraryChange } from '../../src/renderer/src/features/library/libraryChange';
+import { applyLibraryChange, isNewerListing } from '../../src/renderer/src/features/library/libraryChange';
 import type { LibraryChange, LibraryListing } from '../../src/shared/domain/library';
 import { startLibrary } from '../helpers/libraryRows';
 import { tempDir } from '../helpers/shared';
@@ -85,6 +85,22 @@ describe('the library sends its changes, not itself', () => {
         .documents.map((d) => d.relativePath)
         .join(),
     ).toBe(names());
+  });
+
+  it('lists only the first documents when asked for a limit, and counts the rest', async () => {
+    const { library, feed, folder } = await openFeed();
+    for (const name of ['c.md', 'a.md', 'b.md']) await note(folder, name);
+    await library.addFolder(folder);
+    await library.whenIdle();
+    const first = feed.list(2);
+    expect(first.documents.map((d) => d.relativePath)).toEqual(['a.md', 'b.md']);
+    expect(first.omitted).toBe(1);
+    const whole = feed.list();
+    expect(whole.revision).toBe(first.revision);
+    expect(whole.omitted).toBeUndefined();
+    expect(feed.list(3).omitted).toBeUndefined();
+    expect(isNewerListing(first, whole)).toBe(true);
+    expect(isNewerListing(whole, first)).toBe(false);
   });
 
   it('a client that missed a change lists again instead of applying the next one', async () => {

@@ -13,6 +13,8 @@ export async function serveCommand(
     dataDir: string;
     port: number;
     host: string;
+    /** Draw page images (false: `--no-images`, text only, as `quire index --no-images`). */
+    images?: boolean;
   } & ModelLaunchOptions,
 ): Promise<void> {
   // One request's failure must never end the server the user's browser is talking to.
@@ -23,6 +25,7 @@ export async function serveCommand(
   const core = createCore({
     dataDir: options.dataDir,
     watch: true,
+    renderImages: options.images ?? true,
     servers: options.servers,
     modelPath: options.modelPath,
     visionModelPath: options.visionModelPath,

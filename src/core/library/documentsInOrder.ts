@@ -1,4 +1,6 @@
+import type { DocumentInfo } from '../../shared/domain/library';
 import { compareLibraryPaths } from '../../shared/domain/libraryOrder';
+import { toDocumentInfo } from './documentRows';
 import type { StoredDocument } from './libraryStore';
 
 /**
@@ -9,6 +11,8 @@ import type { StoredDocument } from './libraryStore';
 export class DocumentsInOrder {
   private readonly byId = new Map<string, StoredDocument>();
   private order: string[] | null = null;
+  /** Each version of a document as listed, made once: an unchanged one is the same object next time. */
+  private readonly asListed = new WeakMap<StoredDocument, DocumentInfo>();
 
   get size(): number {
     return this.byId.size;
@@ -36,11 +40,19 @@ export class DocumentsInOrder {
     return this.byId.values();
   }
 
-  /** Every document, in library order. */
-  ordered(): StoredDocument[] {
+  /** Every document as the library lists it, in library order. */
+  listed(): DocumentInfo[] {
     this.order ??= [...this.byId.values()]
       .sort((a, b) => compareLibraryPaths(a.path, b.path))
       .map((doc) => doc.id);
-    return this.order.map((id) => this.byId.get(id)!);
+    return this.order.map((id) => {
+      const doc = this.byId.get(id)!;
+      let info = this.asListed.get(doc);
+      if (!info) {
+        info = toDocumentInfo(doc);
+        this.asListed.set(doc, info);
+      }
+      return info;
+    });
   }
 }

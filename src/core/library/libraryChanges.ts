@@ -40,10 +40,14 @@ export class LibraryChangeFeed {
     library.events.on('changed', (snapshot) => this.send(snapshot));
   }
 
-  list(): LibraryListing {
+  /** The library now; with `limit`, its first documents only (see LibraryListing). */
+  list(limit?: number): LibraryListing {
     const snapshot = this.library.snapshot();
     this.send(snapshot);
-    return { ...snapshot, revision: this.revision };
+    const listing = { ...snapshot, revision: this.revision };
+    const omitted = limit === undefined ? 0 : snapshot.documents.length - limit;
+    if (omitted <= 0) return listing;
+    return { ...listing, documents: snapshot.documents.slice(0, limit), omitted };
   }
 
   /**
@@ -62,7 +66,8 @@ export class LibraryChangeFeed {
     for (const doc of snapshot.documents) {
       current.set(doc.id, doc);
       const before = this.sent.get(doc.id);
-      if (!before || !sameDocument(before, doc)) documents.push(doc);
+      // The library lists an unchanged document as the same object: most are passed over at once.
+      if (!before || (before !== doc && !sameDocument(before, doc))) documents.push(doc);
     }
     const removed = [...this.sent.keys()].filter((id) => !current.has(id));
     const other = JSON.stringify([snapshot.roots, snapshot.skipped, snapshot.scanning]);

@@ -136,7 +136,7 @@ export class LibraryService {
   }
 
   snapshot(): LibrarySnapshot {
-    const documents = this.documents.ordered().map(toDocumentInfo);
+    const documents = this.documents.listed();
     const skipped: SkippedFile[] = [];
     for (const [rootId, files] of this.skipped) {
       for (const [path, reason] of files) skipped.push({ rootId, path, reason });

@@ -98,8 +98,15 @@ export const LibrarySnapshot = z.object({
 });
 export type LibrarySnapshot = z.infer<typeof LibrarySnapshot>;
 
-/** The library as `library.list` returns it: a snapshot and the revision the next change starts from. */
-export const LibraryListing = LibrarySnapshot.extend({ revision: z.number().int().nonnegative() });
+/**
+ * The library as `library.list` returns it: a snapshot and the revision the next change starts from.
+ * Asked with a `limit`, only the first documents in library order come, and `omitted` counts the rest:
+ * a window paints those while the whole listing is on its way.
+ */
+export const LibraryListing = LibrarySnapshot.extend({
+  revision: z.number().int().nonnegative(),
+  omitted: z.number().int().positive().optional(),
+});
 export type LibraryListing = z.infer<typeof LibraryListing>;
 
 /**

@@ -41,7 +41,11 @@ const absolutePath = z
 const empty = z.object({}).strict();
 
 export const calls = {
-  'library.list': { input: empty, output: LibraryListing },
+  /** `limit`: only the first documents (in library order); `omitted` in the answer counts the rest. */
+  'library.list': {
+    input: z.object({ limit: z.number().int().positive().max(100_000).optional() }).strict(),
+    output: LibraryListing,
+  },
   'library.addFolder': { input: z.object({ path: absolutePath }).strict(), output: LibraryRoot },
   /** `undoable`: the folder can be put back with `library.undoRemove` for a few seconds. */
   'library.removeFolder': {

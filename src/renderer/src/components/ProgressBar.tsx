@@ -18,7 +18,11 @@ export function ProgressBar({ value, label, testId, tone = 'accent' }: ProgressB
       aria-valuenow={rounded}
       data-testid={testId}
     >
-      <div className="progress-bar__fill" style={{ width: value === null ? undefined : `${value}%` }} />
+      {/* Scaled, not sized: a moving width lays out and repaints the page on every frame of it. */}
+      <div
+        className="progress-bar__fill"
+        style={value === null ? undefined : { transform: `scaleX(${Math.min(100, Math.max(0, value)) / 100})` }}
+      />
     </div>
   );
 }

@@ -18,9 +18,11 @@ interface FolderItemProps {
   shown: readonly DocumentInfo[];
   filtering: boolean;
   skipped: readonly SkippedFile[];
+  /** False while only the library's first rows are here: counts wait for the rest. */
+  complete: boolean;
 }
 
-export function FolderItem({ root, documents, shown, filtering, skipped }: FolderItemProps) {
+export function FolderItem({ root, documents, shown, filtering, skipped, complete }: FolderItemProps) {
   const removeFolder = useLibraryStore((state) => state.removeFolder);
   const { run, busy, error } = useAction(removeFolder);
   const [expanded, setExpanded] = useState(true);
@@ -42,8 +44,8 @@ export function FolderItem({ root, documents, shown, filtering, skipped }: Folde
           <span className="folder-item__name" title={root.path}>
             {name}
           </span>
-          <span className="folder-item__count" data-testid="folder-count">
-            {filtering ? `${shown.length} of ${documents.length}` : documents.length}
+          <span className="folder-item__count" data-testid="folder-count" aria-busy={!complete}>
+            {!complete ? '…' : filtering ? `${shown.length} of ${documents.length}` : documents.length}
           </span>
         </button>
         <AskAboutButton scope={{ paths: [root.path] }} name={name} />
@@ -92,7 +94,9 @@ export function FolderItem({ root, documents, shown, filtering, skipped }: Folde
         {/* The paragraph is right-to-left so long paths lose their start, not their end. */}
         <bdi>{root.path}</bdi>
       </p>
-      {documents.length > 0 && <p className="folder-item__summary small">{summarizeStates(documents)}</p>}
+      {complete && documents.length > 0 && (
+        <p className="folder-item__summary small">{summarizeStates(documents)}</p>
+      )}
       {root.error && (
         <p className="folder-item__error" data-testid="folder-error">
           {root.error}

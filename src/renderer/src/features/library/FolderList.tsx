@@ -1,5 +1,5 @@
 import { memo, useMemo } from 'react';
-import type { LibrarySnapshot } from '../../../../shared/domain/library';
+import type { LibraryListing } from '../../../../shared/domain/library';
 import { FolderItem } from './FolderItem';
 import {
   documentsByRoot,
@@ -16,7 +16,7 @@ export const FolderList = memo(function FolderList({
   snapshot,
   filter,
 }: {
-  snapshot: LibrarySnapshot;
+  snapshot: LibraryListing;
   filter: DocumentFilter;
 }) {
   const groups = useMemo(() => documentsByRoot(snapshot.documents), [snapshot.documents]);
@@ -35,6 +35,7 @@ export const FolderList = memo(function FolderList({
           shown={shown.get(root.id) ?? NO_DOCUMENTS}
           filtering={isFiltering(filter)}
           skipped={skipped.get(root.id) ?? NO_DOCUMENTS}
+          complete={snapshot.omitted === undefined}
         />
       ))}
     </ul>

@@ -52,3 +52,12 @@ export function applyLibraryChange(listing: LibraryListing, change: LibraryChang
     revision: change.to,
   };
 }
+
+/**
+ * Whether a listing should replace the one held. Listings are numbered: an older one than what changes
+ * already brought is not taken, and a first part does not replace the whole of the same revision.
+ */
+export function isNewerListing(held: LibraryListing | null, next: LibraryListing): boolean {
+  if (!held || next.revision > held.revision) return true;
+  return next.revision === held.revision && held.omitted !== undefined && next.omitted === undefined;
+}

@@ -1,10 +1,11 @@
 import { create } from 'zustand';
 import type { ErrorInfo } from '../../../../shared/errors';
-import type { IndexProgress, LibraryListing } from '../../../../shared/domain/library';
+import type { IndexProgress, LibraryChange, LibraryListing } from '../../../../shared/domain/library';
+import type { CallResult } from '../../../../shared/ipc/contract';
 import { quire } from '../../ipc/client';
 import { errorOf } from '../../lib/callResult';
 import { FreshnessGuard } from '../../lib/freshness';
-import { applyLibraryChange, inLibraryOrder } from './libraryChange';
+import { applyLibraryChange, inLibraryOrder, isNewerListing } from './libraryChange';
 
 export interface LibraryState {
   snapshot: LibraryListing | null;
@@ -73,19 +74,57 @@ function applyProgressCall(result: Awaited<ReturnType<(typeof quire)['library.pa
   return errorOf(result);
 }
 
-async function fetchLibrary(): Promise<void> {
-  const progressToken = progressGuard.begin();
-  const [snapshot, progress] = await Promise.all([quire['library.list']({}), quire['library.progress']({})]);
-  if (snapshot.ok) {
-    // Listings are numbered: an older one than what changes already brought is not taken.
-    const held = useLibraryStore.getState().snapshot;
-    if (!held || held.revision <= snapshot.value.revision)
-      useLibraryStore.setState({ snapshot: inLibraryOrder(snapshot.value), loadError: null });
-  } else {
-    useLibraryStore.setState({ loadError: snapshot.error.message });
+/** Rows enough for a tall window: listed first, so the library paints before the whole of it arrives. */
+const FIRST_ROWS = 60;
+/** A listing being fetched; whether another is wanted once it is in; changes before any listing. */
+let listingInFlight: Promise<void> | null = null;
+let listAgain = false;
+let changesBeforeListing: LibraryChange[] = [];
+
+/** Lists the library; asked while a listing is on its way, it lists again after it (that one may be older). */
+function fetchLibrary(): Promise<void> {
+  if (listingInFlight) {
+    listAgain = true;
+    return listingInFlight;
   }
-  if (progress.ok && progressGuard.isFresh(progressToken))
-    useLibraryStore.setState({ progress: progress.value });
+  listingInFlight = (async () => {
+    do {
+      listAgain = false;
+      await listLibrary();
+    } while (listAgain);
+  })().finally(() => (listingInFlight = null));
+  return listingInFlight;
+}
+
+async function listLibrary(): Promise<void> {
+  const progressToken = progressGuard.begin();
+  const progress = quire['library.progress']({});
+  // A window with nothing shown asks for the first rows, and for the whole only once they are in: the
+  // engine's work on the whole would otherwise hold up the first. One that shows the library waits for all.
+  if (!useLibraryStore.getState().snapshot) takeListing(await quire['library.list']({ limit: FIRST_ROWS }));
+  takeListing(await quire['library.list']({}));
+  const progressResult = await progress;
+  if (progressResult.ok && progressGuard.isFresh(progressToken))
+    useLibraryStore.setState({ progress: progressResult.value });
+}
+
+function takeListing(result: CallResult<LibraryListing>): void {
+  if (!result.ok) {
+    useLibraryStore.setState({ loadError: result.error.message });
+    return;
+  }
+  const held = useLibraryStore.getState().snapshot;
+  if (!isNewerListing(held, result.value)) {
+    // A whole listing older than the first part held, which changes have moved on: list it again.
+    if (held?.omitted !== undefined && result.value.omitted === undefined) void fetchLibrary();
+    return;
+  }
+  let listing: LibraryListing | null = inLibraryOrder(result.value);
+  // Changes that arrived before any listing: those it already holds leave it as it is.
+  for (const change of changesBeforeListing) listing = listing && applyLibraryChange(listing, change);
+  changesBeforeListing = [];
+  if (listing) useLibraryStore.setState({ snapshot: listing, loadError: null });
+  else void fetchLibrary();
 }
 
 /** Mirrors the engine's library: fetch on every (re)connect, then follow its events. */
@@ -93,7 +132,13 @@ export function startLibrarySync(onConnected: (listener: () => void) => () => vo
   const stops = [
     quire.on('library.onChanged', (change) => {
       const held = useLibraryStore.getState().snapshot;
-      const next = held && applyLibraryChange(held, change);
+      if (!held) {
+        // The listing on its way may or may not hold this change: it is applied once it is here.
+        changesBeforeListing.push(change);
+        if (!listingInFlight) void fetchLibrary();
+        return;
+      }
+      const next = applyLibraryChange(held, change);
       if (next) useLibraryStore.setState({ snapshot: next, loadError: null });
       else void fetchLibrary();
     }),
