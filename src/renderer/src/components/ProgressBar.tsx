@@ -21,7 +21,9 @@ export function ProgressBar({ value, label, testId, tone = 'accent' }: ProgressB
       {/* Scaled, not sized: a moving width lays out and repaints the page on every frame of it. */}
       <div
         className="progress-bar__fill"
-        style={value === null ? undefined : { transform: `scaleX(${Math.min(100, Math.max(0, value)) / 100})` }}
+        style={
+          value === null ? undefined : { transform: `scaleX(${Math.min(100, Math.max(0, value)) / 100})` }
+        }
       />
     </div>
   );
