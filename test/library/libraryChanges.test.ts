@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LibraryChangeFeed } from '../../src/core/library/libraryChanges';
 import { LibraryService } from '../../src/core/library/libraryService';
-import { applyLibraryChange, isNewerListing } from '../../src/renderer/src/features/library/libraryChange';
+import {
+  applyLibraryChange,
+  isNewerListing,
+  withPage,
+} from '../../src/renderer/src/features/library/libraryChange';
 import type { LibraryChange, LibraryListing } from '../../src/shared/domain/library';
 import { startLibrary } from '../helpers/libraryRows';
 import { tempDir } from '../helpers/shared';
@@ -87,20 +91,34 @@ describe('the library sends its changes, not itself', () => {
     ).toBe(names());
   });
 
-  it('lists only the first documents when asked for a limit, and counts the rest', async () => {
-    const { library, feed, folder } = await openFeed();
-    for (const name of ['c.md', 'a.md', 'b.md']) await note(folder, name);
+  it('lists a page at a time, and the pages joined with the changes between them equal the whole', async () => {
+    const { library, feed, changes, folder } = await openFeed();
+    for (const name of ['e.md', 'c.md', 'a.md', 'b.md', 'd.md']) await note(folder, name);
     await library.addFolder(folder);
     await library.whenIdle();
-    const first = feed.list(2);
+    const first = feed.list({ limit: 2 });
     expect(first.documents.map((d) => d.relativePath)).toEqual(['a.md', 'b.md']);
-    expect(first.omitted).toBe(1);
+    expect(first.omitted).toBe(3);
     const whole = feed.list();
     expect(whole.revision).toBe(first.revision);
     expect(whole.omitted).toBeUndefined();
-    expect(feed.list(3).omitted).toBeUndefined();
+    expect(feed.list({ limit: 5 }).omitted).toBeUndefined();
     expect(isNewerListing(first, whole)).toBe(true);
     expect(isNewerListing(whole, first)).toBe(false);
+
+    // Between pages one file goes (past the first page) and one comes (before it).
+    const seen = changes.length;
+    await rm(join(folder, 'd.md'));
+    await note(folder, 'aa.md');
+    await expect.poll(() => follow(first, changes.slice(seen)).documents.length).toBe(3);
+    let held = follow(first, changes.slice(seen));
+    const second = feed.list({ after: first.documents.at(-1)!.path, limit: 2 });
+    expect(second.documents.map((d) => d.relativePath)).toEqual(['c.md', 'e.md']);
+    expect(second.omitted).toBeUndefined();
+    held = withPage(held, second)!;
+    expect(held).toEqual(feed.list());
+    // A page of another revision is not joined: the caller lists again.
+    expect(withPage({ ...held, revision: held.revision + 1 }, second)).toBeNull();
   });
 
   it('a client that missed a change lists again instead of applying the next one', async () => {

@@ -17,7 +17,7 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
     return answer;
   };
   return {
-    'library.list': async ({ limit }) => core.libraryChanges.list(limit),
+    'library.list': async (page) => core.libraryChanges.list(page),
     'library.addFolder': async ({ path }) => afterChange(await core.library.addFolder(path)),
     'library.removeFolder': async ({ rootId, undoable }) =>
       afterChange(await core.library.removeFolder(rootId, { undoable })),

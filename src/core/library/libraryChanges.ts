@@ -4,6 +4,7 @@ import type {
   LibraryListing,
   LibrarySnapshot,
 } from '../../shared/domain/library';
+import { compareLibraryPaths } from '../../shared/domain/libraryOrder';
 
 interface ChangeSource {
   snapshot(): LibrarySnapshot;
@@ -20,6 +21,18 @@ function sameDocument(a: DocumentInfo, b: DocumentInfo): boolean {
       return false;
   }
   return Object.keys(b).length === Object.keys(a).length;
+}
+
+/** The index of the first document whose path comes after `path` in library order. */
+function firstAfter(documents: readonly DocumentInfo[], path: string): number {
+  let low = 0;
+  let high = documents.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (compareLibraryPaths(documents[middle]!.path, path) <= 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /**
@@ -40,14 +53,20 @@ export class LibraryChangeFeed {
     library.events.on('changed', (snapshot) => this.send(snapshot));
   }
 
-  /** The library now; with `limit`, its first documents only (see LibraryListing). */
-  list(limit?: number): LibraryListing {
+  /**
+   * The library now. A page of it with `limit`: that many documents in library order, from the first
+   * or from the one after the path `after`; `omitted` counts those after the page (see LibraryListing).
+   */
+  list(page: { limit?: number; after?: string } = {}): LibraryListing {
     const snapshot = this.library.snapshot();
     this.send(snapshot);
     const listing = { ...snapshot, revision: this.revision };
-    const omitted = limit === undefined ? 0 : snapshot.documents.length - limit;
-    if (omitted <= 0) return listing;
-    return { ...listing, documents: snapshot.documents.slice(0, limit), omitted };
+    const { documents } = snapshot;
+    const start = page.after === undefined ? 0 : firstAfter(documents, page.after);
+    const end = page.limit === undefined ? documents.length : Math.min(documents.length, start + page.limit);
+    if (start === 0 && end === documents.length) return listing;
+    const omitted = documents.length - end;
+    return { ...listing, documents: documents.slice(start, end), ...(omitted > 0 ? { omitted } : {}) };
   }
 
   /**

@@ -41,9 +41,17 @@ const absolutePath = z
 const empty = z.object({}).strict();
 
 export const calls = {
-  /** `limit`: only the first documents (in library order); `omitted` in the answer counts the rest. */
+  /**
+   * `limit`: only that many documents (in library order), those after the path `after` when given;
+   * `omitted` in the answer counts the documents after them.
+   */
   'library.list': {
-    input: z.object({ limit: z.number().int().positive().max(100_000).optional() }).strict(),
+    input: z
+      .object({
+        limit: z.number().int().positive().max(100_000).optional(),
+        after: z.string().min(1).max(4096).optional(),
+      })
+      .strict(),
     output: LibraryListing,
   },
   'library.addFolder': { input: z.object({ path: absolutePath }).strict(), output: LibraryRoot },

@@ -61,3 +61,20 @@ export function isNewerListing(held: LibraryListing | null, next: LibraryListing
   if (!held || next.revision > held.revision) return true;
   return next.revision === held.revision && held.omitted !== undefined && next.omitted === undefined;
 }
+
+/**
+ * The listing with the next page of it joined in: `page` holds the documents after the last one of the
+ * page before. Documents the held listing got from changes meanwhile are replaced by the page's. Null
+ * when the page is of another revision than the listing: the caller lists the whole library again.
+ */
+export function withPage(held: LibraryListing, page: LibraryListing): LibraryListing | null {
+  if (page.revision !== held.revision) return null;
+  const inPage = new Set(page.documents.map((doc) => doc.id));
+  const kept = held.documents.filter((doc) => !inPage.has(doc.id));
+  const { omitted, ...rest } = page;
+  return {
+    ...rest,
+    documents: mergeByPath(kept, page.documents),
+    ...(omitted !== undefined ? { omitted } : {}),
+  };
+}

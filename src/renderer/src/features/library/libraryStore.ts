@@ -5,7 +5,7 @@ import type { CallResult } from '../../../../shared/ipc/contract';
 import { quire } from '../../ipc/client';
 import { errorOf } from '../../lib/callResult';
 import { FreshnessGuard } from '../../lib/freshness';
-import { applyLibraryChange, inLibraryOrder, isNewerListing } from './libraryChange';
+import { applyLibraryChange, inLibraryOrder, isNewerListing, withPage } from './libraryChange';
 
 export interface LibraryState {
   snapshot: LibraryListing | null;
@@ -76,6 +76,8 @@ function applyProgressCall(result: Awaited<ReturnType<(typeof quire)['library.pa
 
 /** Rows enough for a tall window: listed first, so the library paints before the whole of it arrives. */
 const FIRST_ROWS = 60;
+/** Rows of each later page: small enough that reading one never holds the window up for long. */
+const PAGE_ROWS = 2000;
 /** A listing being fetched; whether another is wanted once it is in; changes before any listing. */
 let listingInFlight: Promise<void> | null = null;
 let listAgain = false;
@@ -99,13 +101,30 @@ function fetchLibrary(): Promise<void> {
 async function listLibrary(): Promise<void> {
   const progressToken = progressGuard.begin();
   const progress = quire['library.progress']({});
-  // A window with nothing shown asks for the first rows, and for the whole only once they are in: the
-  // engine's work on the whole would otherwise hold up the first. One that shows the library waits for all.
-  if (!useLibraryStore.getState().snapshot) takeListing(await quire['library.list']({ limit: FIRST_ROWS }));
-  takeListing(await quire['library.list']({}));
+  // A window with nothing shown lists in pages: the first rows paint at once, and no page is big
+  // enough to hold up a frame. One that shows the library (a reconnect) lists it whole.
+  if (useLibraryStore.getState().snapshot) takeListing(await quire['library.list']({}));
+  else await listInPages();
   const progressResult = await progress;
   if (progressResult.ok && progressGuard.isFresh(progressToken))
     useLibraryStore.setState({ progress: progressResult.value });
+}
+
+async function listInPages(): Promise<void> {
+  let page = await quire['library.list']({ limit: FIRST_ROWS });
+  takeListing(page);
+  while (page.ok && page.value.omitted !== undefined) {
+    const after = page.value.documents.at(-1)?.path;
+    if (!after) break;
+    page = await quire['library.list']({ after, limit: PAGE_ROWS });
+    const held = useLibraryStore.getState().snapshot;
+    // Something else replaced the first part meanwhile (a whole listing): nothing left to join.
+    if (!held || held.omitted === undefined) return;
+    if (!page.ok) return takeListing(page);
+    const joined = withPage(held, page.value);
+    if (!joined) return takeListing(await quire['library.list']({}));
+    useLibraryStore.setState({ snapshot: joined });
+  }
 }
 
 function takeListing(result: CallResult<LibraryListing>): void {
