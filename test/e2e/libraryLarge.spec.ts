@@ -59,4 +59,15 @@ test('a folder of hundreds of files: only the rows in view are drawn, and every 
   await expect(items).toHaveCount(1);
   await expect(page.getByTestId('folder-count')).toHaveText(`1 of ${FILES}`);
   await expect(list).not.toHaveAttribute('data-windowed', 'true');
+
+  // A window opened on the library lists its first rows, then the rest in pages, in order.
+  await page.reload();
+  await expect(items.first()).toContainText('record-0000.md');
+  await expect(page.getByTestId('folder-count')).toHaveText(String(FILES));
+  await expect
+    .poll(async () => {
+      await page.locator('.sidebar').evaluate((sidebar) => sidebar.scrollTo({ top: sidebar.scrollHeight }));
+      return last.isVisible();
+    })
+    .toBe(true);
 });
