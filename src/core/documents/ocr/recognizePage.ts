@@ -16,6 +16,8 @@ export const READING_DPI = 150;
 // ...unless the lines sit closer than this many pixels at 150 dpi (print under about 8 points):
 // such pages are read at the resolution that gives their lines this spacing, up to the drawn one.
 const MIN_LINE_PITCH = 18;
+// A page drawn at the reading resolution is drawn again only when its print needs this much more.
+const FINER_THAN_DRAWN = 1.1;
 // A page whose turn is a guess and that reads worse than this is read as it is too, the better kept.
 const CHECK_BELOW_CONFIDENCE = 0.75;
 
@@ -23,6 +25,11 @@ export interface RecognizePageOptions {
   languages: readonly string[];
   /** The resolution the page was drawn at. */
   dpi?: number;
+  /**
+   * Draws the page again at a finer resolution, for print too small to read at the one it was drawn
+   * at; without it such a page is read as drawn.
+   */
+  drawFiner?: () => Promise<{ raster: RasterPage; dpi: number }>;
   signal?: AbortSignal;
 }
 
@@ -39,7 +46,7 @@ export async function recognizePage(
   const longEdge = Math.max(raster.width, raster.height);
   const small = greyScaled(raster, EVIDENCE_LONG_EDGE / longEdge, options.dpi);
   const evidence = textLineEvidence(small);
-  const grey = greyScaled(raster, readingScale(raster.width, options.dpi, small, evidence), options.dpi);
+  const grey = await readingImage(raster, small, evidence, options);
   const orientation = await findOrientation(engine, grey, small, evidence, options);
   let best = await readTurned(engine, grey, orientation.turn, orientation.deskewRadians, options);
   if (
@@ -53,8 +60,37 @@ export async function recognizePage(
   return withOrientationSource(best, orientation.source);
 }
 
+/**
+ * The page in grey at the resolution it is read at: the drawn page scaled down, or drawn again
+ * finer when its print needs more than it was drawn at.
+ */
+async function readingImage(
+  raster: RasterPage,
+  small: GreyImage,
+  evidence: TextLineEvidence,
+  options: RecognizePageOptions,
+): Promise<GreyImage> {
+  const wanted = neededScale(raster.width, options.dpi, small, evidence);
+  if (wanted <= FINER_THAN_DRAWN || !options.drawFiner) {
+    return greyScaled(raster, Math.min(1, wanted), options.dpi);
+  }
+  options.signal?.throwIfAborted();
+  const finer = await options.drawFiner();
+  return greyScaled(finer.raster, readingScale(finer.raster.width, finer.dpi, small, evidence), finer.dpi);
+}
+
 /** How much to scale the drawn page down for reading (1 keeps it as drawn). */
 export function readingScale(
+  drawnWidth: number,
+  dpi: number | undefined,
+  small: GreyImage,
+  evidence: TextLineEvidence,
+): number {
+  return Math.min(1, neededScale(drawnWidth, dpi, small, evidence));
+}
+
+/** The scale the page's print needs from the drawn page; above 1 it needs a finer drawing. */
+function neededScale(
   drawnWidth: number,
   dpi: number | undefined,
   small: GreyImage,
@@ -66,7 +102,7 @@ export function readingScale(
     const pitch = evidence.linePitch * (drawnWidth / small.width);
     scale = Math.max(scale, MIN_LINE_PITCH / pitch);
   }
-  return Math.min(1, scale);
+  return scale;
 }
 
 /** The record says so when no check could tell which way up the page is. */
