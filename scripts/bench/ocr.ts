@@ -27,6 +27,8 @@ import { wordEdits } from './wordErrorRate';
 
 const run$ = promisify(execFile);
 const GNU_TIME = '/usr/bin/time';
+/** Debian's tesseract-ocr-eng: the "fast" model the CLI reads. */
+const DEBIAN_MODELS = '/usr/share/tesseract-ocr/5/tessdata';
 
 /** Files with reference text; a reference covers all the pages listed, in order. */
 const SETS = [
@@ -124,11 +126,15 @@ async function drawPages(dir: string): Promise<DrawnPage[]> {
 }
 
 /** Quire's engine (or Paddle) in a child process that reads pages as they are sent and reports its peak memory. */
-function inChild(engine: 'quire' | 'paddle'): PageReader {
+function inChild(engine: 'quire' | 'paddle', modelDir?: string): PageReader {
   const runner = join(import.meta.dirname, 'ocrEngineRun.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', runner, engine], {
-    stdio: ['pipe', 'pipe', 'ignore'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', runner, engine, ...(modelDir ? [modelDir] : [])],
+    {
+      stdio: ['pipe', 'pipe', 'ignore'],
+    },
+  );
   const replies: string[] = [];
   const waiting: Array<(line: string) => void> = [];
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
@@ -149,7 +155,9 @@ function inChild(engine: 'quire' | 'paddle'): PageReader {
     });
   return {
     name:
-      engine === 'quire' ? 'quire (tesseract.js 7, 150 dpi, turn + deskew)' : 'paddle (@gutenye/ocr-node)',
+      engine === 'paddle'
+        ? 'paddle (@gutenye/ocr-node)'
+        : `quire (tesseract.js 7, 150 dpi, turn + deskew${modelDir ? ", Debian's fast model" : ''})`,
     async read({ png, size }) {
       child.stdin.write(`${JSON.stringify({ png, size })}\n`);
       const answer = await reply();
@@ -288,7 +296,13 @@ export async function run(): Promise<BenchReport> {
       (out) => out.stdout.split('\n')[0] ?? 'tesseract',
       () => null,
     );
-    const readers = [...(version ? [cli(3), cli(1)] : []), inChild('quire'), inChild('paddle')];
+    const readers = [
+      ...(version ? [cli(3), cli(1)] : []),
+      inChild('quire'),
+      // Quire's path with the CLI's model, to size what shipping it would change (it is not shipped).
+      ...(existsSync(join(DEBIAN_MODELS, 'eng.traineddata')) ? [inChild('quire', DEBIAN_MODELS)] : []),
+      inChild('paddle'),
+    ];
     const results = await readAll(readers, pages);
     const baseline = results[0];
     const baselineRate = baseline?.texts ? pages.length / baseline.seconds : null;

@@ -1,6 +1,6 @@
 /**
  * One OCR engine serving the bench page by page, in its own process so its peak memory is its own:
- * `tsx scripts/bench/ocrEngineRun.ts <quire|paddle>` reads one JSON line `{ "png": path, "size":
+ * `tsx scripts/bench/ocrEngineRun.ts <quire [modelDir]|paddle>` reads one JSON line `{ "png": path, "size":
  * { width, height } }` (the page in points) per page
  * on stdin and answers each with `{ text, ms, cpuMs }` (or `{ error }`; cpuMs counts every thread of
  * the process, the engine's own included); when stdin closes it prints
@@ -37,8 +37,8 @@ const startRssBytes = peakRss();
  * Quire's path: the page drawn at the reading resolution (or finer for small print, from the pages
  * the bench drew beside the PNG), orientation, deskew and Tesseract in WebAssembly.
  */
-function quire(): { read: ReadPage; close: () => Promise<void> } {
-  const engine = new TesseractEngine();
+function quire(modelDir?: string): { read: ReadPage; close: () => Promise<void> } {
+  const engine = new TesseractEngine(modelDir);
   return {
     read: async (png, size) => {
       const source: OcrPageSource = {
@@ -75,7 +75,7 @@ function paddle(): { read: ReadPage; close: () => Promise<void> } {
   };
 }
 
-const engine = process.argv[2] === 'paddle' ? paddle() : quire();
+const engine = process.argv[2] === 'paddle' ? paddle() : quire(process.argv[3]);
 for await (const line of createInterface({ input: process.stdin })) {
   if (!line.trim()) continue;
   const { png, size } = JSON.parse(line) as { png: string; size: { width: number; height: number } };

@@ -121,6 +121,12 @@ export class TesseractEngine implements OcrEngine {
   private orientation: Promise<TesseractWorker> | null = null;
   private disposed = false;
 
+  /**
+   * @param modelDir A folder of uncompressed `<code>.traineddata` files to read instead of the npm
+   * packages' (the OCR bench compares Debian's "fast" models this way); unset, the packages'.
+   */
+  constructor(private readonly modelDir?: string) {}
+
   languages(): string[] {
     return Object.keys(TESSERACT_LANGUAGES).filter((code) => tesseractDataDir(code) !== null);
   }
@@ -177,7 +183,13 @@ export class TesseractEngine implements OcrEngine {
     const key = wanted.join('+');
     if (this.recognizer?.languages === key) return this.recognizer.worker;
     const previous = this.recognizer?.worker;
-    const dirs = wanted.map((code) => tesseractDataDir(code));
+    const dirs = wanted.map((code) =>
+      this.modelDir === undefined
+        ? tesseractDataDir(code)
+        : existsSync(join(this.modelDir, `${code}.traineddata`))
+          ? this.modelDir
+          : null,
+    );
     const missing = wanted.filter((_, at) => dirs[at] === null);
     if (missing.length > 0) {
       throw new QuireError(
@@ -188,8 +200,14 @@ export class TesseractEngine implements OcrEngine {
     this.recognizer = {
       languages: key,
       worker: this.start(async () => {
-        const langPath = wanted.length === 1 ? dirs[0]! : await sideBySide(wanted, dirs as string[]);
-        const worker = await createWorker(wanted, OEM.LSTM_ONLY, { langPath, cacheMethod: 'none' });
+        const packed = this.modelDir === undefined;
+        const langPath =
+          wanted.length === 1 || !packed ? dirs[0]! : await sideBySide(wanted, dirs as string[]);
+        const worker = await createWorker(wanted, OEM.LSTM_ONLY, {
+          langPath,
+          cacheMethod: 'none',
+          gzip: packed,
+        });
         await worker.setParameters({ tessedit_pageseg_mode: PSM_AUTO as never, debug_file: QUIET });
         return worker;
       }),
