@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { readFile } from 'node:fs/promises';
+import { releasePixels } from '../../src/core/documents/ocr/pageGeometry';
 import { recognizePage } from '../../src/core/documents/ocr/recognizePage';
 import { drawForOcr } from '../../src/core/documents/ocr/ocrPageDrawing';
 import { TesseractEngine } from '../../src/core/documents/ocr/tesseractEngine';
@@ -41,19 +42,28 @@ function quire(modelDir?: string): { read: ReadPage; close: () => Promise<void> 
   const engine = new TesseractEngine(modelDir);
   return {
     read: async (png, size) => {
+      // The files read for the page are freed after it, as recognizePages frees the pages it draws.
+      const files: Uint8Array[] = [];
       const source: OcrPageSource = {
         hasPage: async () => true,
         pageSize: async () => size,
-        drawFull: async (_, longEdge) => fromRawPage(await readFile(rawPagePath(png, longEdge))),
+        drawFull: async (_, longEdge) => {
+          files.push(await readFile(rawPagePath(png, longEdge)));
+          return fromRawPage(files.at(-1)!);
+        },
         close: async () => undefined,
       };
-      const drawn = await drawForOcr(source, 1);
-      const record = await recognizePage(engine, drawn.raster, {
-        languages: ['eng'],
-        dpi: drawn.dpi,
-        drawFiner: drawn.drawFiner,
-      });
-      return record.lines.map((line) => line.map((word) => word[0]).join(' ')).join('\n');
+      try {
+        const drawn = await drawForOcr(source, 1);
+        const record = await recognizePage(engine, drawn.raster, {
+          languages: ['eng'],
+          dpi: drawn.dpi,
+          drawFiner: drawn.drawFiner,
+        });
+        return record.lines.map((line) => line.map((word) => word[0]).join(' ')).join('\n');
+      } finally {
+        files.forEach(releasePixels);
+      }
     },
     close: () => engine.dispose(),
   };

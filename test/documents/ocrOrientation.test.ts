@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pageOcrOf } from '../../src/core/documents/ocr/ocrProvenance';
-import { greyScaled, turnImage } from '../../src/core/documents/ocr/pageGeometry';
+import { greyScaled, releasePixels, turnImage } from '../../src/core/documents/ocr/pageGeometry';
 import { readingScale, recognizePage } from '../../src/core/documents/ocr/recognizePage';
 import { OcrStore } from '../../src/core/documents/ocr/ocrStore';
 import { ocrLongEdge } from '../../src/core/documents/ocr/ocrPageDrawing';
@@ -220,6 +220,17 @@ describe('orientation, only as much as the page needs', () => {
 });
 
 describe('pages drawn for OCR', () => {
+  it('free their pixels when done, but never a view into another buffer', () => {
+    const own = new Uint8Array(1000).fill(7);
+    releasePixels(own);
+    expect(own.length).toBe(0);
+    const shared = new Uint8Array(1000).fill(7);
+    const view = shared.subarray(10, 500);
+    releasePixels(view);
+    expect(view.length).toBe(490);
+    expect(shared[999]).toBe(7);
+  });
+
   const tesseract = new TesseractEngine();
   afterAll(() => tesseract.dispose());
 
@@ -227,6 +238,7 @@ describe('pages drawn for OCR', () => {
   async function readThrough(file: string, scale: number) {
     const drawer = await PdfPageDrawer.open(join(corpusDir, file), undefined);
     const edges: number[] = [];
+    const drawings: RasterPage[] = [];
     const source: OcrPageSource = {
       hasPage: (page) => drawer.hasPage(page),
       // `scale` below 1 says the page is smaller than it is: its print then is smaller too.
@@ -234,9 +246,10 @@ describe('pages drawn for OCR', () => {
         const size = await drawer.pageSize(page);
         return { width: size.width * scale, height: size.height * scale };
       },
-      drawFull: (page, longEdge) => {
+      drawFull: async (page, longEdge) => {
         edges.push(longEdge);
-        return drawer.drawFull(page, longEdge);
+        drawings.push(await drawer.drawFull(page, longEdge));
+        return drawings.at(-1)!;
       },
       close: () => drawer.close(),
     };
@@ -258,25 +271,28 @@ describe('pages drawn for OCR', () => {
       );
       const record = await store.get(options.contentHash, 1, { engine: 'tesseract', languages: ['eng'] });
       const text = record!.lines.map((line) => line.map((word) => word[0]).join(' ')).join(' ');
-      return { edges, outcome, text };
+      return { edges, drawings, outcome, text };
     } finally {
       await dir.cleanup();
     }
   }
 
   it('are drawn once, at the resolution they are read at', async () => {
-    const { edges, outcome, text } = await readThrough('docling/ocr__ocr_test.pdf', 1);
+    const { edges, drawings, outcome, text } = await readThrough('docling/ocr__ocr_test.pdf', 1);
     // A4 at 150 dpi, not at 300.
     expect(edges).toEqual([ocrLongEdge(595.2, 841.92, 150)]);
     expect(outcome).toMatchObject({ problem: null });
+    // Freed once read, not left for the collector.
+    expect(drawings.map((drawing) => drawing.pixels.length)).toEqual([0]);
     expect(text).toContain('Docling bundles PDF document conversion');
   }, 120_000);
 
   it('are drawn again finer when their print is too small to read at that resolution', async () => {
     // Said to be half its size, linn.pdf's 10-point print is 5-point: its lines sit about 10 px apart
     // at 150 dpi, too close to read, so the page is drawn again at 300.
-    const { edges, text } = await readThrough('ocrmypdf/linn.pdf', 0.5);
+    const { edges, drawings, text } = await readThrough('ocrmypdf/linn.pdf', 0.5);
     expect(edges).toEqual([ocrLongEdge(306, 396, 150), ocrLongEdge(306, 396, 300)]);
     expect(text).toContain('LinnSequencer');
+    expect(drawings.map((drawing) => drawing.pixels.length)).toEqual([0, 0]);
   }, 180_000);
 });

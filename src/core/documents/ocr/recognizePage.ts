@@ -1,7 +1,7 @@
 import type { RasterPage } from '../render/raster';
 import type { OcrPageRecord, StoredWord } from './ocrStore';
 import { findOrientation, type OrientationSource } from './pageOrientation';
-import { boxOnPage, greyScaled, turnImage, type PageFrame } from './pageGeometry';
+import { boxOnPage, greyScaled, releasePixels, turnImage, type PageFrame } from './pageGeometry';
 import { textLineEvidence, type TextLineEvidence } from './textLines';
 import type { GreyImage, OcrEngine, QuarterTurn, RecognizedPage } from './types';
 
@@ -27,7 +27,7 @@ export interface RecognizePageOptions {
   dpi?: number;
   /**
    * Draws the page again at a finer resolution, for print too small to read at the one it was drawn
-   * at; without it such a page is read as drawn.
+   * at (that drawing is freed once read); without it such a page is read as drawn.
    */
   drawFiner?: () => Promise<{ raster: RasterPage; dpi: number }>;
   signal?: AbortSignal;
@@ -46,18 +46,24 @@ export async function recognizePage(
   const longEdge = Math.max(raster.width, raster.height);
   const small = greyScaled(raster, EVIDENCE_LONG_EDGE / longEdge, options.dpi);
   const evidence = textLineEvidence(small);
-  const grey = await readingImage(raster, small, evidence, options);
-  const orientation = await findOrientation(engine, grey, small, evidence, options);
-  let best = await readTurned(engine, grey, orientation.turn, orientation.deskewRadians, options);
-  if (
-    orientation.source === 'guessed' &&
-    orientation.turn !== 0 &&
-    (best.confidence ?? 0) < CHECK_BELOW_CONFIDENCE
-  ) {
-    const upright = await readTurned(engine, grey, 0, undefined, options);
-    if ((upright.confidence ?? 0) > (best.confidence ?? 0)) best = upright;
+  let grey: GreyImage | null = null;
+  try {
+    grey = await readingImage(raster, small, evidence, options);
+    const orientation = await findOrientation(engine, grey, small, evidence, options);
+    let best = await readTurned(engine, grey, orientation.turn, orientation.deskewRadians, options);
+    if (
+      orientation.source === 'guessed' &&
+      orientation.turn !== 0 &&
+      (best.confidence ?? 0) < CHECK_BELOW_CONFIDENCE
+    ) {
+      const upright = await readTurned(engine, grey, 0, undefined, options);
+      if ((upright.confidence ?? 0) > (best.confidence ?? 0)) best = upright;
+    }
+    return withOrientationSource(best, orientation.source);
+  } finally {
+    releasePixels(small.pixels);
+    if (grey) releasePixels(grey.pixels);
   }
-  return withOrientationSource(best, orientation.source);
 }
 
 /**
@@ -76,7 +82,11 @@ async function readingImage(
   }
   options.signal?.throwIfAborted();
   const finer = await options.drawFiner();
-  return greyScaled(finer.raster, readingScale(finer.raster.width, finer.dpi, small, evidence), finer.dpi);
+  try {
+    return greyScaled(finer.raster, readingScale(finer.raster.width, finer.dpi, small, evidence), finer.dpi);
+  } finally {
+    releasePixels(finer.raster.pixels);
+  }
 }
 
 /** How much to scale the drawn page down for reading (1 keeps it as drawn). */
@@ -118,11 +128,14 @@ async function readTurned(
   options: RecognizePageOptions,
 ): Promise<OcrPageRecord> {
   options.signal?.throwIfAborted();
-  const page = await engine.recognize(turnImage(grey, turn), {
-    languages: options.languages,
-    ...(deskewRadians === undefined ? {} : { deskewRadians }),
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
+  const turned = turnImage(grey, turn);
+  const page = await engine
+    .recognize(turned, {
+      languages: options.languages,
+      ...(deskewRadians === undefined ? {} : { deskewRadians }),
+      ...(options.signal ? { signal: options.signal } : {}),
+    })
+    .finally(() => turned !== grey && releasePixels(turned.pixels));
   return toRecord(engine.id, options.languages, page, {
     width: grey.width,
     height: grey.height,

@@ -3,6 +3,7 @@ import { PdfPageDrawer } from '../render/pdfPageDrawer';
 import { ocrEngineId, type OcrEngineChoice } from './ocrEngines';
 import type { OcrKey, OcrPageRecord, OcrStore } from './ocrStore';
 import { drawForOcr } from './ocrPageDrawing';
+import { releasePixels } from './pageGeometry';
 import { failedRecord, recognizePage } from './recognizePage';
 import type { OcrEngine, OcrPageSource } from './types';
 
@@ -80,6 +81,8 @@ export async function recognizePages(
       } catch (error) {
         if (options.signal?.aborted || toErrorInfo(error).code === 'cancelled') throw error;
         record = failedRecord(key.engine, key.languages, toErrorInfo(error).message);
+      } finally {
+        releasePixels(drawn.raster.pixels);
       }
       await store.put(options.contentHash, page, record);
       outcomes.push(outcomeOf(page, record, false));

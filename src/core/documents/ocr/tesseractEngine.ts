@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { createWorker, OEM, type Worker as TesseractWorker } from 'tesseract.js';
 import { QuireError } from '../../../shared/errors';
 import { encodeGreyPng } from './greyPng';
+import { releasePixels } from './pageGeometry';
 import type {
   GreyImage,
   OcrEngine,
@@ -134,16 +135,17 @@ export class TesseractEngine implements OcrEngine {
   async recognize(image: GreyImage, options: RecognizeOptions): Promise<RecognizedPage> {
     const worker = await this.recognizerFor(options.languages);
     options.signal?.throwIfAborted();
+    const png = encodeGreyPng(image);
     const result = await this.abortable(
       worker.recognize(
-        encodeGreyPng(image),
+        png,
         // A skew measured already is applied as it is: measuring it again costs Tesseract a second
         // layout analysis of the page.
         options.deskewRadians === undefined ? { rotateAuto: true } : { rotateRadians: options.deskewRadians },
         { text: false, blocks: false, hocr: false, tsv: true },
       ),
       options.signal,
-    );
+    ).finally(() => releasePixels(png));
     const data = result.data as { tsv: string | null; rotateRadians?: number | null };
     return { lines: linesFromTsv(data.tsv ?? ''), deskewRadians: data.rotateRadians ?? 0 };
   }
@@ -163,7 +165,8 @@ export class TesseractEngine implements OcrEngine {
     });
     const worker = await this.orientation;
     signal?.throwIfAborted();
-    const { data } = await this.abortable(worker.detect(encodeGreyPng(image)), signal);
+    const png = encodeGreyPng(image);
+    const { data } = await this.abortable(worker.detect(png), signal).finally(() => releasePixels(png));
     const degrees = data.orientation_degrees;
     if (degrees === null || data.orientation_confidence === null) return null;
     // Tesseract reports how far the text is turned; turning the image back by that much makes it upright.
