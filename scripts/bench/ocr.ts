@@ -3,8 +3,9 @@
  * 5 in WebAssembly, read at about 150 dpi, turned and deskewed from the page's text lines) against
  * Debian's `tesseract` CLI on the same pages in the same run, and of PaddleOCR (@gutenye/ocr-node)
  * when it is installed. The pages
- * are those with reference text in shared/qa/text, drawn once at 300 dpi; every engine reads the
- * same PNGs, one page at a time on one thread (OMP_THREAD_LIMIT=1 for the CLI), the engines taking
+ * are those with reference text in shared/qa/text, drawn at 300 dpi for the PNGs the other engines
+ * read and, for Quire's, at the resolution its OCR draws them at; one page at a time on one thread
+ * (OMP_THREAD_LIMIT=1 for the CLI), the engines taking
  * turns page by page so that a change in the machine's load falls on all of them. Beside pages per
  * second it reports pages per CPU-second (every thread of each engine's process), which a shared
  * machine's load moves much less.
@@ -16,7 +17,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import { ocrLongEdge } from '../../src/core/documents/ocr/recognizePdfPages';
+import { READING_DPI } from '../../src/core/documents/ocr/recognizePage';
+import { ocrLongEdge } from '../../src/core/documents/ocr/ocrPageDrawing';
 import { PdfPageDrawer } from '../../src/core/documents/render/pdfPageDrawer';
 import { corpusDir, sharedDir, tempDir } from '../../test/helpers/shared';
 import { rawPage, rawPagePath } from './ocrRawPage';
@@ -25,6 +27,8 @@ import { wordEdits } from './wordErrorRate';
 
 const run$ = promisify(execFile);
 const GNU_TIME = '/usr/bin/time';
+/** Debian's tesseract-ocr-eng: the "fast" model the CLI reads. */
+const DEBIAN_MODELS = '/usr/share/tesseract-ocr/5/tessdata';
 
 /** Files with reference text; a reference covers all the pages listed, in order. */
 const SETS = [
@@ -78,18 +82,26 @@ interface EngineResult {
  */
 interface PageReader {
   name: string;
-  read(png: string): Promise<{ text: string; cpuSeconds: number | null }>;
+  read(page: DrawnPage): Promise<{ text: string; cpuSeconds: number | null }>;
   finish(): Promise<{ peak: number; start: number }>;
 }
 
-async function drawPages(dir: string): Promise<Array<{ png: string; set: number }>> {
-  const pages: Array<{ png: string; set: number }> = [];
+interface DrawnPage {
+  png: string;
+  set: number;
+  /** The page's size in points. */
+  size: { width: number; height: number };
+}
+
+async function drawPages(dir: string): Promise<DrawnPage[]> {
+  const pages: DrawnPage[] = [];
   for (const [set, { file, pages: numbers }] of SETS.entries()) {
     const drawer = await PdfPageDrawer.open(join(corpusDir, file), undefined);
     try {
       for (const page of numbers) {
         const size = await drawer.pageSize(page);
-        const raster = await drawer.drawFull(page, ocrLongEdge(size.width, size.height));
+        const fullEdge = ocrLongEdge(size.width, size.height);
+        const raster = await drawer.drawFull(page, fullEdge);
         const png = join(dir, `${set}-${page}.png`);
         await sharp(raster.pixels, {
           raw: { width: raster.width, height: raster.height, channels: raster.channels },
@@ -99,8 +111,12 @@ async function drawPages(dir: string): Promise<Array<{ png: string; set: number 
           .toFile(png);
         // Quire's engine gets the drawn pixels as the pool hands them over, with no image decoder in
         // its process: its peak memory is the engine's and the page's, not a PNG library's caches.
-        await writeFile(rawPagePath(png), rawPage(raster));
-        pages.push({ png, set });
+        // It asks for the page at the reading resolution (and at 300 dpi for small print), as
+        // PDFium draws it for Quire's OCR.
+        await writeFile(rawPagePath(png, fullEdge), rawPage(raster));
+        const readingEdge = ocrLongEdge(size.width, size.height, READING_DPI);
+        await writeFile(rawPagePath(png, readingEdge), rawPage(await drawer.drawFull(page, readingEdge)));
+        pages.push({ png, set, size });
       }
     } finally {
       await drawer.close();
@@ -110,11 +126,15 @@ async function drawPages(dir: string): Promise<Array<{ png: string; set: number 
 }
 
 /** Quire's engine (or Paddle) in a child process that reads pages as they are sent and reports its peak memory. */
-function inChild(engine: 'quire' | 'paddle'): PageReader {
+function inChild(engine: 'quire' | 'paddle', modelDir?: string): PageReader {
   const runner = join(import.meta.dirname, 'ocrEngineRun.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', runner, engine], {
-    stdio: ['pipe', 'pipe', 'ignore'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', runner, engine, ...(modelDir ? [modelDir] : [])],
+    {
+      stdio: ['pipe', 'pipe', 'ignore'],
+    },
+  );
   const replies: string[] = [];
   const waiting: Array<(line: string) => void> = [];
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
@@ -135,9 +155,11 @@ function inChild(engine: 'quire' | 'paddle'): PageReader {
     });
   return {
     name:
-      engine === 'quire' ? 'quire (tesseract.js 7, 150 dpi, turn + deskew)' : 'paddle (@gutenye/ocr-node)',
-    async read(png) {
-      child.stdin.write(`${JSON.stringify({ png })}\n`);
+      engine === 'paddle'
+        ? 'paddle (@gutenye/ocr-node)'
+        : `quire (tesseract.js 7, 150 dpi, turn + deskew${modelDir ? ", Debian's fast model" : ''})`,
+    async read({ png, size }) {
+      child.stdin.write(`${JSON.stringify({ png, size })}\n`);
       const answer = await reply();
       if (typeof answer.error === 'string') throw new Error(answer.error);
       const cpuMs = typeof answer.cpuMs === 'number' ? answer.cpuMs : null;
@@ -162,7 +184,7 @@ function cli(psm: number): PageReader {
   const timed = existsSync(GNU_TIME);
   return {
     name: `tesseract CLI 5 --psm ${psm}${psm === 1 ? ' (with OSD)' : ' (default)'}`,
-    read: (png) =>
+    read: ({ png }) =>
       new Promise((resolve, reject) => {
         const args = [png, '-', '--psm', String(psm), '-l', 'eng'];
         const usage = `${png}.usage-${psm}`;
@@ -201,7 +223,7 @@ function cli(psm: number): PageReader {
  * Every page goes to every engine before the next page, in an order that rotates, so a machine whose
  * load changes during the run slows all engines alike and the ratios stay fair.
  */
-async function readAll(readers: PageReader[], pages: Array<{ png: string }>): Promise<EngineResult[]> {
+async function readAll(readers: PageReader[], pages: DrawnPage[]): Promise<EngineResult[]> {
   const texts = readers.map(() => [] as string[]);
   const seconds = readers.map(() => 0);
   const cpuSeconds: Array<number | null> = readers.map(() => 0);
@@ -212,7 +234,7 @@ async function readAll(readers: PageReader[], pages: Array<{ png: string }>): Pr
       if (errors[index] !== undefined) continue;
       const started = performance.now();
       try {
-        const read = await readers[index]!.read(page.png);
+        const read = await readers[index]!.read(page);
         seconds[index]! += (performance.now() - started) / 1000;
         texts[index]!.push(read.text);
         const spent = cpuSeconds[index]!;
@@ -274,7 +296,13 @@ export async function run(): Promise<BenchReport> {
       (out) => out.stdout.split('\n')[0] ?? 'tesseract',
       () => null,
     );
-    const readers = [...(version ? [cli(3), cli(1)] : []), inChild('quire'), inChild('paddle')];
+    const readers = [
+      ...(version ? [cli(3), cli(1)] : []),
+      inChild('quire'),
+      // Quire's path with the CLI's model, to size what shipping it would change (it is not shipped).
+      ...(existsSync(join(DEBIAN_MODELS, 'eng.traineddata')) ? [inChild('quire', DEBIAN_MODELS)] : []),
+      inChild('paddle'),
+    ];
     const results = await readAll(readers, pages);
     const baseline = results[0];
     const baselineRate = baseline?.texts ? pages.length / baseline.seconds : null;

@@ -1,30 +1,69 @@
 /**
  * One OCR engine serving the bench page by page, in its own process so its peak memory is its own:
- * `tsx scripts/bench/ocrEngineRun.ts <quire|paddle>` reads one JSON line `{ "png": path }` per page
+ * `tsx scripts/bench/ocrEngineRun.ts <quire [modelDir]|paddle>` reads one JSON line `{ "png": path, "size":
+ * { width, height } }` (the page in points) per page
  * on stdin and answers each with `{ text, ms, cpuMs }` (or `{ error }`; cpuMs counts every thread of
  * the process, the engine's own included); when stdin closes it prints
  * `{ peakRssBytes, startRssBytes }` (its peak, and its size before the engine started) and exits. Started by scripts/bench/ocr.ts, which alternates engines page by page.
  */
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { readFile } from 'node:fs/promises';
+import { releasePixels } from '../../src/core/documents/ocr/pageGeometry';
 import { recognizePage } from '../../src/core/documents/ocr/recognizePage';
+import { drawForOcr } from '../../src/core/documents/ocr/ocrPageDrawing';
 import { TesseractEngine } from '../../src/core/documents/ocr/tesseractEngine';
+import type { OcrPageSource } from '../../src/core/documents/ocr/types';
 import { fromRawPage, rawPagePath } from './ocrRawPage';
 
-type ReadPage = (png: string) => Promise<string>;
+type ReadPage = (png: string, size: { width: number; height: number }) => Promise<string>;
 
-const startRssBytes = process.resourceUsage().maxRSS * 1024;
+/**
+ * This process's peak resident memory. Linux's VmHWM is this process's own; getrusage's maxRSS can
+ * also hold the size of the bench process it was forked from (it said 137 MB at a start of 72).
+ */
+function peakRss(): number {
+  try {
+    const kb = /VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    if (kb) return Number(kb) * 1024;
+  } catch {
+    // Not Linux: getrusage's figure.
+  }
+  return process.resourceUsage().maxRSS * 1024;
+}
 
-/** Quire's path: the drawn page's pixels through reading resolution, orientation, deskew and Tesseract in WebAssembly. */
-function quire(): { read: ReadPage; close: () => Promise<void> } {
-  const engine = new TesseractEngine();
+const startRssBytes = peakRss();
+
+/**
+ * Quire's path: the page drawn at the reading resolution (or finer for small print, from the pages
+ * the bench drew beside the PNG), orientation, deskew and Tesseract in WebAssembly.
+ */
+function quire(modelDir?: string): { read: ReadPage; close: () => Promise<void> } {
+  const engine = new TesseractEngine(modelDir);
   return {
-    read: async (png) => {
-      const record = await recognizePage(engine, fromRawPage(await readFile(rawPagePath(png))), {
-        languages: ['eng'],
-        dpi: 300,
-      });
-      return record.lines.map((line) => line.map((word) => word[0]).join(' ')).join('\n');
+    read: async (png, size) => {
+      // The files read for the page are freed after it, as recognizePages frees the pages it draws.
+      const files: Uint8Array[] = [];
+      const source: OcrPageSource = {
+        hasPage: async () => true,
+        pageSize: async () => size,
+        drawFull: async (_, longEdge) => {
+          files.push(await readFile(rawPagePath(png, longEdge)));
+          return fromRawPage(files.at(-1)!);
+        },
+        close: async () => undefined,
+      };
+      try {
+        const drawn = await drawForOcr(source, 1);
+        const record = await recognizePage(engine, drawn.raster, {
+          languages: ['eng'],
+          dpi: drawn.dpi,
+          drawFiner: drawn.drawFiner,
+        });
+        return record.lines.map((line) => line.map((word) => word[0]).join(' ')).join('\n');
+      } finally {
+        files.forEach(releasePixels);
+      }
     },
     close: () => engine.dispose(),
   };
@@ -46,14 +85,14 @@ function paddle(): { read: ReadPage; close: () => Promise<void> } {
   };
 }
 
-const engine = process.argv[2] === 'paddle' ? paddle() : quire();
+const engine = process.argv[2] === 'paddle' ? paddle() : quire(process.argv[3]);
 for await (const line of createInterface({ input: process.stdin })) {
   if (!line.trim()) continue;
-  const { png } = JSON.parse(line) as { png: string };
+  const { png, size } = JSON.parse(line) as { png: string; size: { width: number; height: number } };
   const started = performance.now();
   const cpu = process.cpuUsage();
   try {
-    const text = await engine.read(png);
+    const text = await engine.read(png, size);
     const used = process.cpuUsage(cpu);
     console.log(
       JSON.stringify({ text, ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 }),
@@ -63,5 +102,5 @@ for await (const line of createInterface({ input: process.stdin })) {
   }
 }
 await engine.close();
-console.log(JSON.stringify({ peakRssBytes: process.resourceUsage().maxRSS * 1024, startRssBytes }));
+console.log(JSON.stringify({ peakRssBytes: peakRss(), startRssBytes }));
 process.exit(0);

@@ -5,8 +5,9 @@ import type { RasterPage } from '../../src/core/documents/render/raster';
  * channels, little-endian) and the pixels, so the engine's process needs no image decoder.
  */
 
-export function rawPagePath(png: string): string {
-  return `${png}.raw`;
+/** Where the page drawn for `png` at `longEdge` pixels lies beside it. */
+export function rawPagePath(png: string, longEdge: number): string {
+  return `${png}.${longEdge}.raw`;
 }
 
 export function rawPage(raster: RasterPage): Uint8Array {

@@ -6,7 +6,8 @@ import { selectOcrEngine, availableOcrEngines } from '../../src/core/documents/o
 import { alignTranscription, ocrTextLines } from '../../src/core/documents/ocr/ocrLines';
 import { OcrStore, type OcrPageRecord } from '../../src/core/documents/ocr/ocrStore';
 import { boxOnPage, turnImage } from '../../src/core/documents/ocr/pageGeometry';
-import { ocrLongEdge, recognizePdfPages } from '../../src/core/documents/ocr/recognizePdfPages';
+import { ocrLongEdge } from '../../src/core/documents/ocr/ocrPageDrawing';
+import { recognizePdfPages } from '../../src/core/documents/ocr/recognizePdfPages';
 import { SystemOcrEngine } from '../../src/core/documents/ocr/systemEngine';
 import {
   linesFromTsv,
@@ -61,8 +62,9 @@ describe('which pages get OCR', () => {
     expect(readsScans('text')).toBe(false);
   });
 
-  it('draws pages at about 300 dpi and caps huge ones', () => {
+  it('draws pages at the resolution asked (300 dpi unless told) and caps huge ones', () => {
     expect(ocrLongEdge(612, 792)).toBe(3300);
+    expect(ocrLongEdge(612, 792, 150)).toBe(1650);
     expect(ocrLongEdge(2384, 3370)).toBe(6000);
   });
 });

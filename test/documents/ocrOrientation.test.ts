@@ -1,15 +1,22 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pageOcrOf } from '../../src/core/documents/ocr/ocrProvenance';
-import { greyScaled, turnImage } from '../../src/core/documents/ocr/pageGeometry';
+import { greyScaled, releasePixels, turnImage } from '../../src/core/documents/ocr/pageGeometry';
 import { readingScale, recognizePage } from '../../src/core/documents/ocr/recognizePage';
-import { ocrLongEdge } from '../../src/core/documents/ocr/recognizePdfPages';
+import { OcrStore } from '../../src/core/documents/ocr/ocrStore';
+import { ocrLongEdge } from '../../src/core/documents/ocr/ocrPageDrawing';
+import { recognizePages } from '../../src/core/documents/ocr/recognizePdfPages';
 import { TesseractEngine } from '../../src/core/documents/ocr/tesseractEngine';
 import { pitchOf, textLineEvidence } from '../../src/core/documents/ocr/textLines';
-import type { GreyImage, OcrEngine, RecognizeOptions } from '../../src/core/documents/ocr/types';
+import type {
+  GreyImage,
+  OcrEngine,
+  OcrPageSource,
+  RecognizeOptions,
+} from '../../src/core/documents/ocr/types';
 import { PdfPageDrawer } from '../../src/core/documents/render/pdfPageDrawer';
 import type { RasterPage } from '../../src/core/documents/render/raster';
-import { corpusDir } from '../helpers/shared';
+import { corpusDir, tempDir } from '../helpers/shared';
 
 /** A white page with dark bars where lines of text would be: `slope` pixels down per pixel across. */
 function barsPage(width: number, height: number, pitch: number, slope = 0): GreyImage {
@@ -210,4 +217,82 @@ describe('orientation, only as much as the page needs', () => {
     expect(record.turn).toBe(0);
     expect(record.turnGuessed).toBeUndefined();
   });
+});
+
+describe('pages drawn for OCR', () => {
+  it('free their pixels when done, but never a view into another buffer', () => {
+    const own = new Uint8Array(1000).fill(7);
+    releasePixels(own);
+    expect(own.length).toBe(0);
+    const shared = new Uint8Array(1000).fill(7);
+    const view = shared.subarray(10, 500);
+    releasePixels(view);
+    expect(view.length).toBe(490);
+    expect(shared[999]).toBe(7);
+  });
+
+  const tesseract = new TesseractEngine();
+  afterAll(() => tesseract.dispose());
+
+  /** The first page of `file` through a source that records the long edges it is drawn at. */
+  async function readThrough(file: string, scale: number) {
+    const drawer = await PdfPageDrawer.open(join(corpusDir, file), undefined);
+    const edges: number[] = [];
+    const drawings: RasterPage[] = [];
+    const source: OcrPageSource = {
+      hasPage: (page) => drawer.hasPage(page),
+      // `scale` below 1 says the page is smaller than it is: its print then is smaller too.
+      pageSize: async (page) => {
+        const size = await drawer.pageSize(page);
+        return { width: size.width * scale, height: size.height * scale };
+      },
+      drawFull: async (page, longEdge) => {
+        edges.push(longEdge);
+        drawings.push(await drawer.drawFull(page, longEdge));
+        return drawings.at(-1)!;
+      },
+      close: () => drawer.close(),
+    };
+    const dir = await tempDir();
+    try {
+      const store = new OcrStore(dir.path);
+      const options = {
+        contentHash: 'ab'.repeat(32),
+        pages: [1],
+        engine: 'auto' as const,
+        languages: ['eng'],
+      };
+      const [outcome] = await recognizePages(
+        'ocr_test.pdf',
+        async () => source,
+        options,
+        store,
+        async () => tesseract,
+      );
+      const record = await store.get(options.contentHash, 1, { engine: 'tesseract', languages: ['eng'] });
+      const text = record!.lines.map((line) => line.map((word) => word[0]).join(' ')).join(' ');
+      return { edges, drawings, outcome, text };
+    } finally {
+      await dir.cleanup();
+    }
+  }
+
+  it('are drawn once, at the resolution they are read at', async () => {
+    const { edges, drawings, outcome, text } = await readThrough('docling/ocr__ocr_test.pdf', 1);
+    // A4 at 150 dpi, not at 300.
+    expect(edges).toEqual([ocrLongEdge(595.2, 841.92, 150)]);
+    expect(outcome).toMatchObject({ problem: null });
+    // Freed once read, not left for the collector.
+    expect(drawings.map((drawing) => drawing.pixels.length)).toEqual([0]);
+    expect(text).toContain('Docling bundles PDF document conversion');
+  }, 120_000);
+
+  it('are drawn again finer when their print is too small to read at that resolution', async () => {
+    // Said to be half its size, linn.pdf's 10-point print is 5-point: its lines sit about 10 px apart
+    // at 150 dpi, too close to read, so the page is drawn again at 300.
+    const { edges, drawings, text } = await readThrough('ocrmypdf/linn.pdf', 0.5);
+    expect(edges).toEqual([ocrLongEdge(306, 396, 150), ocrLongEdge(306, 396, 300)]);
+    expect(text).toContain('LinnSequencer');
+    expect(drawings.map((drawing) => drawing.pixels.length)).toEqual([0, 0]);
+  }, 180_000);
 });

@@ -1,4 +1,5 @@
 import { deflateSync } from 'node:zlib';
+import { releasePixels } from './pageGeometry';
 import type { GreyImage } from './types';
 
 /*
@@ -52,7 +53,9 @@ export function encodeGreyPng(image: GreyImage): Uint8Array {
     physical[8] = 1; // unit: metre
     parts.push(chunk('pHYs', physical));
   }
-  parts.push(chunk('IDAT', deflateSync(rows, { level: 1 })), chunk('IEND', new Uint8Array(0)));
+  const compressed = deflateSync(rows, { level: 1 });
+  releasePixels(rows);
+  parts.push(chunk('IDAT', compressed), chunk('IEND', new Uint8Array(0)));
   const png = Buffer.concat(parts);
   return new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
 }

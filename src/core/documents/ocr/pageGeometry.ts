@@ -178,6 +178,21 @@ export function greyScaled(raster: RasterPage, factor: number, dpi?: number): Gr
   return { pixels, width, height, ...(dpi ? { dpi: dpi * (width / raster.width) } : {}) };
 }
 
+/**
+ * Frees pixels now instead of at the next garbage collection: a page's images are megabytes each,
+ * and left to the collector they pile up over a few pages. Only pixels that fill their own buffer
+ * are freed (never a view into another's); they are empty after.
+ */
+export function releasePixels(pixels: Uint8Array): void {
+  const buffer = pixels.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
+  if (pixels.byteOffset !== 0 || pixels.byteLength !== buffer.byteLength) return;
+  try {
+    buffer.transfer?.(0);
+  } catch {
+    // A buffer that cannot be detached (a WebAssembly memory's) waits for the collector.
+  }
+}
+
 /** A rectangle of the image (pixels, clamped to it). */
 export function cropImage(image: GreyImage, box: PixelBox): GreyImage {
   const x0 = Math.max(0, Math.min(image.width - 1, Math.round(box.x)));

@@ -1,7 +1,7 @@
 import type { RasterPage } from '../render/raster';
 import type { OcrPageRecord, StoredWord } from './ocrStore';
 import { findOrientation, type OrientationSource } from './pageOrientation';
-import { boxOnPage, greyScaled, turnImage, type PageFrame } from './pageGeometry';
+import { boxOnPage, greyScaled, releasePixels, turnImage, type PageFrame } from './pageGeometry';
 import { textLineEvidence, type TextLineEvidence } from './textLines';
 import type { GreyImage, OcrEngine, QuarterTurn, RecognizedPage } from './types';
 
@@ -16,6 +16,8 @@ export const READING_DPI = 150;
 // ...unless the lines sit closer than this many pixels at 150 dpi (print under about 8 points):
 // such pages are read at the resolution that gives their lines this spacing, up to the drawn one.
 const MIN_LINE_PITCH = 18;
+// A page drawn at the reading resolution is drawn again only when its print needs this much more.
+const FINER_THAN_DRAWN = 1.1;
 // A page whose turn is a guess and that reads worse than this is read as it is too, the better kept.
 const CHECK_BELOW_CONFIDENCE = 0.75;
 
@@ -23,6 +25,11 @@ export interface RecognizePageOptions {
   languages: readonly string[];
   /** The resolution the page was drawn at. */
   dpi?: number;
+  /**
+   * Draws the page again at a finer resolution, for print too small to read at the one it was drawn
+   * at (that drawing is freed once read); without it such a page is read as drawn.
+   */
+  drawFiner?: () => Promise<{ raster: RasterPage; dpi: number }>;
   signal?: AbortSignal;
 }
 
@@ -39,22 +46,61 @@ export async function recognizePage(
   const longEdge = Math.max(raster.width, raster.height);
   const small = greyScaled(raster, EVIDENCE_LONG_EDGE / longEdge, options.dpi);
   const evidence = textLineEvidence(small);
-  const grey = greyScaled(raster, readingScale(raster.width, options.dpi, small, evidence), options.dpi);
-  const orientation = await findOrientation(engine, grey, small, evidence, options);
-  let best = await readTurned(engine, grey, orientation.turn, orientation.deskewRadians, options);
-  if (
-    orientation.source === 'guessed' &&
-    orientation.turn !== 0 &&
-    (best.confidence ?? 0) < CHECK_BELOW_CONFIDENCE
-  ) {
-    const upright = await readTurned(engine, grey, 0, undefined, options);
-    if ((upright.confidence ?? 0) > (best.confidence ?? 0)) best = upright;
+  let grey: GreyImage | null = null;
+  try {
+    grey = await readingImage(raster, small, evidence, options);
+    const orientation = await findOrientation(engine, grey, small, evidence, options);
+    let best = await readTurned(engine, grey, orientation.turn, orientation.deskewRadians, options);
+    if (
+      orientation.source === 'guessed' &&
+      orientation.turn !== 0 &&
+      (best.confidence ?? 0) < CHECK_BELOW_CONFIDENCE
+    ) {
+      const upright = await readTurned(engine, grey, 0, undefined, options);
+      if ((upright.confidence ?? 0) > (best.confidence ?? 0)) best = upright;
+    }
+    return withOrientationSource(best, orientation.source);
+  } finally {
+    releasePixels(small.pixels);
+    if (grey) releasePixels(grey.pixels);
   }
-  return withOrientationSource(best, orientation.source);
+}
+
+/**
+ * The page in grey at the resolution it is read at: the drawn page scaled down, or drawn again
+ * finer when its print needs more than it was drawn at.
+ */
+async function readingImage(
+  raster: RasterPage,
+  small: GreyImage,
+  evidence: TextLineEvidence,
+  options: RecognizePageOptions,
+): Promise<GreyImage> {
+  const wanted = neededScale(raster.width, options.dpi, small, evidence);
+  if (wanted <= FINER_THAN_DRAWN || !options.drawFiner) {
+    return greyScaled(raster, Math.min(1, wanted), options.dpi);
+  }
+  options.signal?.throwIfAborted();
+  const finer = await options.drawFiner();
+  try {
+    return greyScaled(finer.raster, readingScale(finer.raster.width, finer.dpi, small, evidence), finer.dpi);
+  } finally {
+    releasePixels(finer.raster.pixels);
+  }
 }
 
 /** How much to scale the drawn page down for reading (1 keeps it as drawn). */
 export function readingScale(
+  drawnWidth: number,
+  dpi: number | undefined,
+  small: GreyImage,
+  evidence: TextLineEvidence,
+): number {
+  return Math.min(1, neededScale(drawnWidth, dpi, small, evidence));
+}
+
+/** The scale the page's print needs from the drawn page; above 1 it needs a finer drawing. */
+function neededScale(
   drawnWidth: number,
   dpi: number | undefined,
   small: GreyImage,
@@ -66,7 +112,7 @@ export function readingScale(
     const pitch = evidence.linePitch * (drawnWidth / small.width);
     scale = Math.max(scale, MIN_LINE_PITCH / pitch);
   }
-  return Math.min(1, scale);
+  return scale;
 }
 
 /** The record says so when no check could tell which way up the page is. */
@@ -82,11 +128,14 @@ async function readTurned(
   options: RecognizePageOptions,
 ): Promise<OcrPageRecord> {
   options.signal?.throwIfAborted();
-  const page = await engine.recognize(turnImage(grey, turn), {
-    languages: options.languages,
-    ...(deskewRadians === undefined ? {} : { deskewRadians }),
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
+  const turned = turnImage(grey, turn);
+  const page = await engine
+    .recognize(turned, {
+      languages: options.languages,
+      ...(deskewRadians === undefined ? {} : { deskewRadians }),
+      ...(options.signal ? { signal: options.signal } : {}),
+    })
+    .finally(() => turned !== grey && releasePixels(turned.pixels));
   return toRecord(engine.id, options.languages, page, {
     width: grey.width,
     height: grey.height,

@@ -2,22 +2,10 @@ import { QuireError, toErrorInfo } from '../../../shared/errors';
 import { PdfPageDrawer } from '../render/pdfPageDrawer';
 import { ocrEngineId, type OcrEngineChoice } from './ocrEngines';
 import type { OcrKey, OcrPageRecord, OcrStore } from './ocrStore';
+import { drawForOcr } from './ocrPageDrawing';
+import { releasePixels } from './pageGeometry';
 import { failedRecord, recognizePage } from './recognizePage';
-import { OCR_DPI } from './tesseractEngine';
 import type { OcrEngine, OcrPageSource } from './types';
-
-/**
- * Pages are drawn for OCR at about 300 dpi; a huge page (a poster, a 2400 dpi scan's sheet) is
- * capped at this long edge, which keeps a page under ~25 megapixels and a few hundred MB of work.
- */
-export const MAX_OCR_LONG_EDGE = 6000;
-
-/** The long edge, in pixels, a page of this size (points) is drawn at for OCR. */
-export function ocrLongEdge(widthPt: number, heightPt: number): number {
-  const edge = Math.max(widthPt, heightPt);
-  if (!(edge > 0)) return MAX_OCR_LONG_EDGE;
-  return Math.max(16, Math.min(MAX_OCR_LONG_EDGE, Math.round((edge / 72) * OCR_DPI)));
-}
 
 export interface OcrJobOptions {
   contentHash: string;
@@ -81,19 +69,20 @@ export async function recognizePages(
       if (!(await drawer.hasPage(page))) {
         throw new QuireError('invalid_input', `Page ${page} does not exist in ${path}.`);
       }
-      const size = await drawer.pageSize(page);
-      const longEdge = ocrLongEdge(size.width, size.height);
-      const raster = await drawer.drawFull(page, longEdge);
+      const drawn = await drawForOcr(drawer, page);
       let record: OcrPageRecord;
       try {
-        record = await recognizePage(await engine(), raster, {
+        record = await recognizePage(await engine(), drawn.raster, {
           languages: key.languages,
-          dpi: (raster.width / Math.max(1, size.width)) * 72,
+          dpi: drawn.dpi,
+          drawFiner: drawn.drawFiner,
           ...(options.signal ? { signal: options.signal } : {}),
         });
       } catch (error) {
         if (options.signal?.aborted || toErrorInfo(error).code === 'cancelled') throw error;
         record = failedRecord(key.engine, key.languages, toErrorInfo(error).message);
+      } finally {
+        releasePixels(drawn.raster.pixels);
       }
       await store.put(options.contentHash, page, record);
       outcomes.push(outcomeOf(page, record, false));

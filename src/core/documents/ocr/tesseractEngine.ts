@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { createWorker, OEM, type Worker as TesseractWorker } from 'tesseract.js';
 import { QuireError } from '../../../shared/errors';
 import { encodeGreyPng } from './greyPng';
+import { releasePixels } from './pageGeometry';
 import type {
   GreyImage,
   OcrEngine,
@@ -121,6 +122,12 @@ export class TesseractEngine implements OcrEngine {
   private orientation: Promise<TesseractWorker> | null = null;
   private disposed = false;
 
+  /**
+   * @param modelDir A folder of uncompressed `<code>.traineddata` files to read instead of the npm
+   * packages' (the OCR bench compares Debian's "fast" models this way); unset, the packages'.
+   */
+  constructor(private readonly modelDir?: string) {}
+
   languages(): string[] {
     return Object.keys(TESSERACT_LANGUAGES).filter((code) => tesseractDataDir(code) !== null);
   }
@@ -128,16 +135,17 @@ export class TesseractEngine implements OcrEngine {
   async recognize(image: GreyImage, options: RecognizeOptions): Promise<RecognizedPage> {
     const worker = await this.recognizerFor(options.languages);
     options.signal?.throwIfAborted();
+    const png = encodeGreyPng(image);
     const result = await this.abortable(
       worker.recognize(
-        encodeGreyPng(image),
+        png,
         // A skew measured already is applied as it is: measuring it again costs Tesseract a second
         // layout analysis of the page.
         options.deskewRadians === undefined ? { rotateAuto: true } : { rotateRadians: options.deskewRadians },
         { text: false, blocks: false, hocr: false, tsv: true },
       ),
       options.signal,
-    );
+    ).finally(() => releasePixels(png));
     const data = result.data as { tsv: string | null; rotateRadians?: number | null };
     return { lines: linesFromTsv(data.tsv ?? ''), deskewRadians: data.rotateRadians ?? 0 };
   }
@@ -157,7 +165,8 @@ export class TesseractEngine implements OcrEngine {
     });
     const worker = await this.orientation;
     signal?.throwIfAborted();
-    const { data } = await this.abortable(worker.detect(encodeGreyPng(image)), signal);
+    const png = encodeGreyPng(image);
+    const { data } = await this.abortable(worker.detect(png), signal).finally(() => releasePixels(png));
     const degrees = data.orientation_degrees;
     if (degrees === null || data.orientation_confidence === null) return null;
     // Tesseract reports how far the text is turned; turning the image back by that much makes it upright.
@@ -177,7 +186,13 @@ export class TesseractEngine implements OcrEngine {
     const key = wanted.join('+');
     if (this.recognizer?.languages === key) return this.recognizer.worker;
     const previous = this.recognizer?.worker;
-    const dirs = wanted.map((code) => tesseractDataDir(code));
+    const dirs = wanted.map((code) =>
+      this.modelDir === undefined
+        ? tesseractDataDir(code)
+        : existsSync(join(this.modelDir, `${code}.traineddata`))
+          ? this.modelDir
+          : null,
+    );
     const missing = wanted.filter((_, at) => dirs[at] === null);
     if (missing.length > 0) {
       throw new QuireError(
@@ -188,8 +203,14 @@ export class TesseractEngine implements OcrEngine {
     this.recognizer = {
       languages: key,
       worker: this.start(async () => {
-        const langPath = wanted.length === 1 ? dirs[0]! : await sideBySide(wanted, dirs as string[]);
-        const worker = await createWorker(wanted, OEM.LSTM_ONLY, { langPath, cacheMethod: 'none' });
+        const packed = this.modelDir === undefined;
+        const langPath =
+          wanted.length === 1 || !packed ? dirs[0]! : await sideBySide(wanted, dirs as string[]);
+        const worker = await createWorker(wanted, OEM.LSTM_ONLY, {
+          langPath,
+          cacheMethod: 'none',
+          gzip: packed,
+        });
         await worker.setParameters({ tessedit_pageseg_mode: PSM_AUTO as never, debug_file: QUIET });
         return worker;
       }),

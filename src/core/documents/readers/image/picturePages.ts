@@ -33,8 +33,8 @@ export async function drawPicturePages(
 }
 
 /**
- * A picture's frames as OCR draws them. OCR asks for about 300 dpi of the page's size in points; a
- * small picture is enlarged at most 4x, as more pixels than that add nothing to read.
+ * A picture's frames as OCR draws them. OCR asks for about 150 dpi of the page's size in points
+ * (300 for small print); a small picture is enlarged at most 4x, as more pixels add nothing to read.
  */
 export async function picturePagesForOcr(path: string): Promise<OcrPageSource> {
   const picture = await inspectPicture(path);
