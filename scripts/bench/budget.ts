@@ -21,6 +21,8 @@ const IDLE_TARGET_BYTES = 400 * MB;
 interface RunResult {
   setting: string;
   machineBytes: number;
+  /** What the budget lets models and work hold together on this machine: its size less the app's headroom. */
+  ceilingBytes: number;
   readersAllowed: number;
   ocrAllowed: number;
   seconds: number;
@@ -68,6 +70,7 @@ export async function run(args: string[]): Promise<BenchReport> {
       pages: result.pages,
       seconds: result.seconds,
       'peak MB (all processes)': Math.round(result.peakBytes / MB),
+      'ceiling MB': Math.round(result.ceilingBytes / MB),
       'peak processes': result.peakProcesses,
       [`idle MB after ${idleMs / 1000} s`]: Math.round(result.idleBytes / MB),
       'idle processes': result.idleProcesses,
@@ -75,12 +78,23 @@ export async function run(args: string[]): Promise<BenchReport> {
     return {
       name: 'budget',
       rows,
-      targets: results.map((result) => ({
-        what: `idle resident memory, all processes, no model loaded (${result.setting})`,
-        target: '< 400 MB',
-        measured: `${Math.round(result.idleBytes / MB)} MB`,
-        met: result.idleBytes < IDLE_TARGET_BYTES,
-      })),
+      targets: [
+        ...results.map((result) => ({
+          what: `idle resident memory, all processes, no model loaded (${result.setting})`,
+          target: '< 400 MB',
+          measured: `${Math.round(result.idleBytes / MB)} MB`,
+          met: result.idleBytes < IDLE_TARGET_BYTES,
+        })),
+        // The issue's ceiling is for the 8 GB laptop; on a larger machine the same rule is far looser.
+        ...results
+          .filter((result) => result.setting === '8GB')
+          .map((result) => ({
+            what: `peak resident memory while indexing, all processes (${result.setting}): within the budget's room for models and work (machine less the app's headroom)`,
+            target: `< ${Math.round(result.ceilingBytes / MB)} MB`,
+            measured: `${Math.round(result.peakBytes / MB)} MB`,
+            met: result.peakBytes < result.ceilingBytes,
+          })),
+      ],
       details: {
         results,
         files: pdfs.map((row) => row.localPath),
@@ -139,6 +153,7 @@ async function measure(setting: string, folder: string, model: string, idleMs: n
     return {
       setting,
       machineBytes: Number(started.machineBytes),
+      ceilingBytes: Number(started.ceilingBytes),
       readersAllowed: Number(started.readersAllowed),
       ocrAllowed: Number(started.ocrAllowed),
       seconds: Number(indexed.seconds),

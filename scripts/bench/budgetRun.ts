@@ -5,6 +5,7 @@
  * Arguments: <folder> <dataDir> <pageEmbedder.onnx> <idleReleaseMs>.
  */
 import { readFile } from 'node:fs/promises';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { createCore } from '../../src/core/createCore';
 import { workersAllowed } from '../../src/core/memory/workAllowance';
 
@@ -26,9 +27,12 @@ const core = createCore({
 });
 await core.start();
 const wanted = core.ingestion ? Math.max(1, (await import('node:os')).availableParallelism()) : 1;
+// The budget's room for models and work together (workAllowance.ts); no model is loaded in this run.
+const ceilingBytes = core.memory.budget.totalBytes - core.memory.budget.appHeadroomBytes;
 send({
   type: 'started',
   machineBytes: core.memory.budget.totalBytes,
+  ceilingBytes,
   readersAllowed: workersAllowed(core.memory.budget, 'read', wanted),
   ocrAllowed: workersAllowed(core.memory.budget, 'ocr', wanted),
 });
@@ -62,8 +66,9 @@ process.on('message', (message) => {
 });
 
 /**
- * What the indexing process itself holds at idle: V8's heaps and the buffers outside them, and (Linux)
- * its resident memory split into anonymous (heaps, allocator arenas) and file-backed (code, mapped files).
+ * What the indexing process itself holds at idle: V8's heaps (and, resident, their young generation,
+ * where new objects start) and the buffers outside them, and (Linux) its resident memory split into
+ * anonymous (heaps, allocator arenas) and file-backed (code, mapped files).
  */
 async function mainProcessParts(): Promise<Record<string, number>> {
   const usage = process.memoryUsage();
@@ -73,6 +78,9 @@ async function mainProcessParts(): Promise<Record<string, number>> {
   return {
     residentBytes: usage.rss,
     v8HeapBytes: usage.heapTotal,
+    v8YoungGenerationBytes: getHeapSpaceStatistics()
+      .filter((space) => space.space_name.startsWith('new_'))
+      .reduce((total, space) => total + space.physical_space_size, 0),
     externalBytes: usage.external,
     anonymousBytes: kb('Anonymous'),
     fileBackedBytes: kb('Rss') - kb('Anonymous'),

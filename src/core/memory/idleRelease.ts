@@ -1,10 +1,18 @@
 /*
  * Gives memory back once work is over: when no document is being read and Quire's own process has
- * grown since it last did so, the allocator returns the pages that finished work freed
- * (common/allocator.ts). Reader threads exit after the idle delay, so this follows about that long after
- * indexing ends, and again after later work (a background embedding pass, searches) if it grew.
+ * grown since it last did so, V8 collects and returns its spare pages (common/v8Heap.ts), then the
+ * allocator returns the pages that finished work freed (common/allocator.ts). Reader threads exit after
+ * the idle delay, so this follows about that long after indexing ends, and again after later work (a
+ * background embedding pass, searches) if it grew.
  */
 import { returnFreedMemory } from '../common/allocator';
+import { returnHeapToSystem } from '../common/v8Heap';
+
+/** V8 first: the collection frees buffers held by dead objects, which the allocator then returns. */
+export function returnIdleMemory(): boolean {
+  const heap = returnHeapToSystem();
+  return returnFreedMemory() || heap;
+}
 
 export interface IdleReleaseOptions {
   /** True while work is queued or running, or reader threads are still alive. */
@@ -27,7 +35,7 @@ export interface IdleRelease {
 
 export function releaseMemoryWhenIdle(options: IdleReleaseOptions): IdleRelease {
   const residentBytes = options.residentBytes ?? (() => process.memoryUsage.rss());
-  const release = options.release ?? returnFreedMemory;
+  const release = options.release ?? returnIdleMemory;
   const growthBytes = options.growthBytes ?? 16 * 1024 * 1024;
   let lowest = residentBytes();
   let available = true;
