@@ -1,7 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BACKGROUND_NICE } from '../../src/core/common/threadPriority';
 import { createDocumentPool } from '../../src/core/documents/pool/documentPool';
 import { QuireError } from '../../src/shared/errors';
 import { PageImageStore } from '../../src/core/documents/render/pageImageStore';
@@ -62,29 +60,6 @@ describe('document pool', () => {
       await pool.dispose();
     }
   });
-
-  it.runIf(process.platform === 'linux')(
-    'reads at a lower CPU priority than the thread that asked (Linux, where nice is per thread)',
-    async () => {
-      const niceOfThreads = () =>
-        readdirSync('/proc/self/task').map((tid) => {
-          const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-          // Fields after the command name, which ends with ") ": nice is the 19th field of the line.
-          return Number(stat.slice(stat.lastIndexOf(') ') + 2).split(' ')[16]);
-        });
-      expect(niceOfThreads().filter((nice) => nice === BACKGROUND_NICE)).toHaveLength(0);
-      const pool = createDocumentPool({ size: 1 });
-      try {
-        const small = join(corpusDir, 'pdfjs', 'ArabicCIDTrueType.pdf');
-        expect((await pool.parse(small, { kind: 'pdf' })).pages).toHaveLength(1);
-        expect(niceOfThreads().filter((nice) => nice === BACKGROUND_NICE).length).toBeGreaterThan(0);
-        // This thread, the one the window's calls arrive on, keeps its priority.
-        expect(Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ')[16])).toBe(0);
-      } finally {
-        await pool.dispose();
-      }
-    },
-  );
 
   it('runs an urgent job (a page someone opened) at once, even when every worker is busy', async () => {
     const pool = createDocumentPool({ size: 1 });

@@ -1,6 +1,5 @@
 import { parentPort } from 'node:worker_threads';
 import { QuireError, toErrorInfo } from '../../../shared/errors';
-import { yieldToForeground } from '../../common/threadPriority';
 import type { DocumentKind } from '../../../shared/domain/library';
 import { selectOcrEngine } from '../ocr/ocrEngines';
 import { OcrStore } from '../ocr/ocrStore';
@@ -150,8 +149,6 @@ async function laidOutPage(path: string, kind: DocumentKind, page: number) {
 
 const port = parentPort;
 if (!port) throw new Error('document.worker must run in a worker thread');
-// Reading is background work: the window stays smooth while a library is indexed.
-yieldToForeground();
 port.on('message', (request: JobRequest) => {
   run(request.job).then(
     (value) => port.postMessage({ id: request.id, ok: true, value } satisfies JobResponse),
