@@ -120,8 +120,8 @@ async function listInPages(): Promise<void> {
     const held = useLibraryStore.getState().snapshot;
     // Something else replaced the first part meanwhile (a whole listing): nothing left to join.
     if (!held || held.omitted === undefined) return;
-    if (!page.ok) return takeListing(page);
-    const joined = withPage(held, page.value);
+    // A page that failed or is of another revision: the library is listed whole (its error shown if it fails too).
+    const joined = page.ok ? withPage(held, inLibraryOrder(page.value)) : null;
     if (!joined) return takeListing(await quire['library.list']({}));
     useLibraryStore.setState({ snapshot: joined });
   }
