@@ -50,6 +50,8 @@ export function applyLibraryChange(listing: LibraryListing, change: LibraryChang
     scanning: change.scanning,
     documents: added.length > 0 ? mergeByPath(kept, added) : kept,
     revision: change.to,
+    // A first part stays one: its pages are still to come.
+    ...(listing.omitted !== undefined ? { omitted: listing.omitted } : {}),
   };
 }
 
