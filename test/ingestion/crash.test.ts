@@ -70,7 +70,9 @@ describe('crash safety', () => {
     }
     await copyFile(join(corpusDir, 'docling', 'pdf__normal_4pages.pdf'), join(folder.path, 'four.pdf'));
 
+    const cleanStarted = Date.now();
     const clean = await runIndex(folder.path, reference.path, null);
+    const cleanMs = Date.now() - cleanStarted;
     expect(clean.killed).toBe(false);
     const expected = await chunkIds(reference.path);
     expect(expected.ids.length).toBeGreaterThan(50);
@@ -79,7 +81,8 @@ describe('crash safety', () => {
     const random = seeded(seed);
     let kills = 0;
     for (let round = 0; round < 4; round++) {
-      const run = await runIndex(folder.path, crashed.path, 1500 + Math.floor(random() * 5000));
+      // Killed somewhere inside the time a whole run takes on this machine, so it lands mid-run.
+      const run = await runIndex(folder.path, crashed.path, Math.floor(cleanMs * (0.25 + 0.5 * random())));
       if (run.killed) kills++;
       const partial = await chunkIds(crashed.path).catch(() => ({ ids: [] as string[], documents: [] }));
       expect(new Set(partial.ids).size, `duplicate chunks after round ${round} (seed ${seed})`).toBe(
