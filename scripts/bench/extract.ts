@@ -26,6 +26,12 @@ export function option(args: string[], name: string, fallback: number): number {
   return Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
+/** The text after `name` in the arguments, if it is there. */
+export function textOption(args: string[], name: string): string | undefined {
+  const index = args.indexOf(name);
+  return index >= 0 ? args[index + 1] : undefined;
+}
+
 /** The corpus's readable PDFs (not the odd ones), in path order. */
 export function readablePdfs(): PagedRow[] {
   return readManifest()

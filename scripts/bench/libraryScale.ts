@@ -16,7 +16,7 @@ import { createCore, type Core } from '../../src/core/createCore';
 import type { LibrarySnapshot } from '../../src/shared/domain/library';
 import type { CallName } from '../../src/shared/ipc/contract';
 import { tempDir } from '../../test/helpers/shared';
-import { option } from './extract';
+import { option, textOption } from './extract';
 import { writeLibrary } from './libraryScaleCorpus';
 import { editableFiles, measureListInChromium, type ListInBrowser } from './libraryScaleBrowser';
 import { sampleTreeRss } from './processTreeMemory';
@@ -75,11 +75,6 @@ async function benchDirs(args: string[]) {
     return { path, cleanup: async () => {} };
   };
   return { folder: kept('folder'), data: kept('data') };
-}
-
-function textOption(args: string[], name: string): string | undefined {
-  const index = args.indexOf(name);
-  return index >= 0 ? args[index + 1] : undefined;
 }
 
 export async function run(args: string[]): Promise<BenchReport> {
