@@ -149,8 +149,8 @@ export function filterDocuments(
   documents: readonly DocumentInfo[],
   filter: DocumentFilter,
 ): readonly DocumentInfo[] {
-  const byName = filter.sort === 'name';
-  if (byName && !isFiltering(filter)) return documents;
+  const inNameOrder = filter.sort === 'name';
+  if (inNameOrder && !isFiltering(filter)) return documents;
   const words = filter.text.toLowerCase().split(/\s+/).filter(Boolean);
   const states = STATE_GROUPS[filter.state];
   const shown = documents.filter(
@@ -158,7 +158,7 @@ export function filterDocuments(
       (!states || states.has(doc.state)) &&
       words.every((word) => doc.relativePath.toLowerCase().includes(word)),
   );
-  return byName ? shown : shown.sort(SORTS[filter.sort]);
+  return inNameOrder ? shown : shown.sort(SORTS[filter.sort]);
 }
 
 export function isFiltering(filter: DocumentFilter): boolean {
