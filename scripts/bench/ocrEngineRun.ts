@@ -1,6 +1,6 @@
 /**
  * One OCR engine serving the bench page by page, in its own process so its peak memory is its own:
- * `tsx scripts/bench/ocrEngineRun.ts <quire [modelDir]|paddle>` reads one JSON line `{ "png": path, "size":
+ * `tsx scripts/bench/ocrEngineRun.ts <quire [fastModelDir]|paddle>` reads one JSON line `{ "png": path, "size":
  * { width, height } }` (the page in points) per page
  * on stdin and answers each with `{ text, ms, cpuMs }` (or `{ error }`; cpuMs counts every thread of
  * the process, the engine's own included); when stdin closes it prints
@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { releasePixels } from '../../src/core/documents/ocr/pageGeometry';
 import { recognizePage } from '../../src/core/documents/ocr/recognizePage';
 import { drawForOcr } from '../../src/core/documents/ocr/ocrPageDrawing';
-import { TesseractEngine } from '../../src/core/documents/ocr/tesseractEngine';
+import { selectOcrEngine } from '../../src/core/documents/ocr/ocrEngines';
 import type { OcrPageSource } from '../../src/core/documents/ocr/types';
 import { fromRawPage, rawPagePath } from './ocrRawPage';
 
@@ -39,7 +39,8 @@ const startRssBytes = peakRss();
  * the bench drew beside the PNG), orientation, deskew and Tesseract in WebAssembly.
  */
 function quire(modelDir?: string): { read: ReadPage; close: () => Promise<void> } {
-  const engine = new TesseractEngine(modelDir);
+  // The app's one selector, given the fast model's folder as the OCR settings resolved it (or none).
+  const engine = selectOcrEngine('auto', undefined, modelDir ?? null);
   return {
     read: async (png, size) => {
       // The files read for the page are freed after it, as recognizePages frees the pages it draws.

@@ -31,6 +31,8 @@ import { PasswordVault, type SecretStore } from './ingestion/passwordVault';
 import { LibraryChangeFeed } from './library/libraryChanges';
 import { LibraryService } from './library/libraryService';
 import { indexCacheLimitsHere, watchedQuireMemory, workersAllowed } from './memory/quireHoldings';
+import { modelsDirOf } from './models/catalogue/modelsFolder';
+import { OCR_MODEL_ID } from './models/catalogue/ocrModels';
 import { localCandidates, userCandidates } from './models/detection/detectServers';
 import { LocalModels } from './models/llama/localModels';
 import { LocalPageEmbedders } from './models/onnx/localPageEmbedders';
@@ -102,6 +104,8 @@ export interface CoreConfig {
   attachEmbeddings?: boolean;
   /** Where catalogue models are downloaded from: Hugging Face, or a mirror (HF_ENDPOINT). */
   hubEndpoint?: string;
+  /** Where Tesseract's fast OCR models are downloaded from: GitHub's raw host unless a test's stand-in. */
+  ocrModelEndpoint?: string;
   agentLimits?: Partial<AgentLimits>;
   /** The installed desktop app's updater (electron-updater); absent elsewhere. */
   updater?: Updater | null;
@@ -136,9 +140,14 @@ export function createCore(config: CoreConfig): Core {
   });
   const pageImages = new PageImageStore(join(config.dataDir, 'pages'));
   const ocrResults = new OcrStore(join(config.dataDir, 'ocr'));
-  const ocrSettings = new OcrSettingsStore(config.dataDir, config.ocr === false, () =>
-    ingestion?.ocrSettingsChanged(),
+  const ocrSettings = new OcrSettingsStore(
+    config.dataDir,
+    config.ocr === false,
+    () => ingestion?.ocrSettingsChanged(),
+    modelsDirOf(config.dataDir),
   );
+  // Tesseract's fast models are set up for the OCR languages in use.
+  const ocrModels = { languages: () => ocrSettings.current.languages, endpoint: config.ocrModelEndpoint };
   const libraryChanges = new LibraryChangeFeed(library, (change) => events.emit('library.onChanged', change));
 
   const memory = watchedQuireMemory({ pool: () => pool, index: () => index });
@@ -182,11 +191,17 @@ export function createCore(config: CoreConfig): Core {
       ),
     ],
     hubEndpoint: config.hubEndpoint,
+    ocrModels,
     onStatus: (status) => {
       events.emit('models.onStatus', status);
       void serverMemory.update();
     },
-    onDownload: (progress) => events.emit('models.onDownload', progress),
+    onDownload: (progress) => {
+      events.emit('models.onDownload', progress);
+      // A fast OCR model that arrived reads the pages from now on.
+      if (progress.state === 'done' && progress.id.startsWith(`${OCR_MODEL_ID}/`))
+        void ocrSettings.checkModels().catch(() => undefined);
+    },
   });
   /** What model servers hold in memory counts against the same budget as Quire's own models. */
   const serverMemory = new ServerMemoryTracker(
@@ -198,6 +213,7 @@ export function createCore(config: CoreConfig): Core {
     settings: modelSettings,
     machine: () => readMachineFacts(models.modelsDir),
     hubEndpoint: config.hubEndpoint,
+    ocrModels,
   });
 
   const retrieval = new RetrievalService({

@@ -110,8 +110,8 @@ test('first start: setup proposes a set, fetches it, and a question gets a verif
     /^To begin, untick any model you do not want and press “Download and set up”, then add a folder/,
   );
   const roles = card.getByTestId('setup-role');
-  // Deciding and answering share one model, so one row; every role is covered, the reranker too.
-  await expect(roles).toHaveCount(5);
+  // Deciding and answering share one model, so one row; every role is covered, the reranker and OCR too.
+  await expect(roles).toHaveCount(6);
   const row = (role: string) => card.locator(`[data-testid="setup-role"][data-roles~="${role}"]`);
   await expect(row('decide')).toHaveAttribute('data-roles', 'decide answer');
   await expect(row('answer')).toHaveAttribute('data-source', 'ollama');
@@ -120,10 +120,14 @@ test('first start: setup proposes a set, fetches it, and a question gets a verif
   await expect(row('pageEmbed')).toHaveAttribute('data-source', 'download');
   await expect(row('pageEmbed')).not.toContainText('not usable in this build yet');
   await expect(row('rerank')).toHaveAttribute('data-source', 'download');
+  await expect(row('ocr')).toHaveAttribute('data-source', 'download');
+  await expect(row('ocr')).toContainText('Tesseract fast model (English)');
   await expect(card.getByTestId('setup-total')).toContainText('to download');
   await page.screenshot({ path: 'test-results/e2e/first-run-proposal.png' });
   // Left out: the stand-in host has no reranker (its published sha256 could never match a stand-in file).
   await row('rerank').getByTestId('setup-role-include').uncheck();
+  // Left out too: the OCR model comes from GitHub, which the stand-in host does not play here.
+  await row('ocr').getByTestId('setup-role-include').uncheck();
   await expect(card.getByTestId('setup-total')).toContainText('Total of what is ticked');
 
   // The most download rows the card ever shows, recorded in the page: on a fast run the downloads can

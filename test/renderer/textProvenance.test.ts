@@ -25,6 +25,13 @@ describe("where a page's text came from", () => {
     );
   });
 
+  it("names Tesseract's fast model when it read the page", () => {
+    const ocr = ocrOf({ engine: 'tesseract-fast' });
+    expect(describePageText({ method: 'ocr', engine: 'tesseract-fast', confidence: 0.9, ocr })).toBe(
+      'Text recognised by OCR (Tesseract, fast model), 90% confidence',
+    );
+  });
+
   it('credits a vision model with its transcription and keeps the confidence OCR had', () => {
     const source: PageTextSource = {
       method: 'ocr',

@@ -2,8 +2,11 @@
  * A stand-in for a model file host, speaking Hugging Face's wire format for `resolve/` URLs on
  * 127.0.0.1: a large (LFS) file answers with a 302 to its storage URL carrying X-Linked-Etag (the
  * file's sha256), X-Linked-Size and X-Repo-Commit; a small file kept in git answers 200 directly with
- * its git blob id as the ETag. Storage URLs serve byte ranges (206 with Content-Range, 416 past the
- * end), with optional pacing so a download can be paused half-way. Faults are switched on per test.
+ * its git blob id as the ETag. A `raw` file is served as GitHub's raw host serves a repository file:
+ * 200 directly (206 for a range), no X-Repo-Commit and no hash Quire reads; its ETag here is
+ * deliberately not the file's sha256, so a test shows the ETag is never taken for one.
+ * Storage URLs serve byte ranges (206 with Content-Range, 416 past the end), with optional pacing so
+ * a download can be paused half-way. Faults are switched on per test.
  */
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
@@ -29,8 +32,11 @@ export interface HostedFile {
   /** `<repository>/resolve/<revision>/<file name>` */
   path: string;
   bytes: Buffer;
-  /** `lfs`: large file behind a redirect, hashed with sha256; `git`: small file with a git blob id. */
-  storage?: 'lfs' | 'git';
+  /**
+   * `lfs`: large file behind a redirect, hashed with sha256; `git`: small file with a git blob id;
+   * `raw`: a file from GitHub's raw host (`<owner>/<repo>/<commit>/<file>`), stating no hash.
+   */
+  storage?: 'lfs' | 'git' | 'raw';
 }
 
 export interface ModelHostStandIn extends StandInServer {
@@ -128,6 +134,16 @@ export async function startModelHostStandIn(
       response.end('Entry not found');
       return;
     }
+    if (file.storage === 'raw') {
+      const etag = { etag: `"${sha256Of(Buffer.concat([Buffer.from('not the file: '), file.bytes]))}"` };
+      if (raw.method === 'HEAD') {
+        response.writeHead(200, { ...etag, 'content-length': String(file.bytes.length) });
+        response.end();
+        return;
+      }
+      await sendBytes(current.servedBytes ?? file.bytes, request.headers.range, response, current, etag);
+      return;
+    }
     const stated: Record<string, string> = current.statesNoHash ? {} : { 'x-repo-commit': REPO_COMMIT };
     if ((file.storage ?? 'lfs') === 'lfs') {
       const sha = current.statedSha256 ?? sha256Of(file.bytes);
@@ -167,7 +183,10 @@ export async function startModelHostStandIn(
             (entry) =>
               entry.method === 'GET' &&
               (entry.path.startsWith('/storage/') ||
-                files.some((file) => file.storage === 'git' && `/${file.path}` === entry.path)),
+                files.some(
+                  (file) =>
+                    (file.storage === 'git' || file.storage === 'raw') && `/${file.path}` === entry.path,
+                )),
           )
           .map((entry) => (entry.headers.range === undefined ? null : String(entry.headers.range))),
     },

@@ -134,6 +134,7 @@ export async function indexCommand(
       ocrUnreadablePages: ocrTotal((ocr) => ocr.pagesUnreadable),
       ocrWaitingPages: ocrTotal((ocr) => ocr.pagesWaiting),
       ocr: core.ocrSettings.current.enabled ? core.ocrSettings.current : 'off',
+      ocrModel: core.ocrSettings.view().model.description,
       seconds: (Date.now() - started) / 1000,
       embedded,
       states,

@@ -67,7 +67,11 @@ async function statusCommand(core: Core, options: ModelCommandOptions): Promise<
   }
   const status = core.models.status();
   if (options.json) printJson(status);
-  else printStatus(status);
+  else {
+    printStatus(status);
+    // Which model reads scanned pages: the fast one once set up, else the packaged one, and why.
+    console.log(`OCR\n  ${core.ocrSettings.view().model.description}`);
+  }
   // modelPath is absolute already (launch options resolve it).
   const problem = options.modelPath ? core.models.problemWith(options.modelPath) : null;
   if (problem) {

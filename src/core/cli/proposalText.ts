@@ -8,6 +8,7 @@ const ROLE_NAMES: Record<RoleProposal['role'], string> = {
   pageEmbed: 'pageEmbed',
   see: 'see',
   rerank: 'rerank',
+  ocr: 'ocr',
 };
 
 function how(role: RoleProposal): string {

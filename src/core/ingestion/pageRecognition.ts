@@ -5,6 +5,7 @@ import type { DocumentPool } from '../documents/pool/documentPool';
 import type { OcrSource } from '../documents/pool/protocol';
 import type { OcrStore } from '../documents/ocr/ocrStore';
 import { failedRecord } from '../documents/ocr/recognizePage';
+import { ocrKeyOf } from '../documents/ocr/recognizePdfPages';
 import { readsScans } from '../documents/readers/formatReaders';
 import type { RecognizedText } from '../index/content/recognizedText';
 import type { DocumentCatalog } from '../index/documents/documentCatalog';
@@ -18,7 +19,7 @@ import type { PageTranscriber } from './pageTranscriber';
 /** Where OCR results are kept and the settings in force. */
 export interface OcrSetup {
   store: OcrStore;
-  settings: Pick<OcrSettingsStore, 'current' | 'key'>;
+  settings: Pick<OcrSettingsStore, 'current' | 'key'> & Partial<Pick<OcrSettingsStore, 'fastModelDir'>>;
   /** Reads poorly recognised pages again with a vision model, when one is available. */
   transcriber?: PageTranscriber;
 }
@@ -26,7 +27,8 @@ export interface OcrSetup {
 /** The OCR results this content's readers take, with the settings in force. */
 export function ocrSourceOf(setup: OcrSetup, contentHash: string): OcrSource {
   const { engine, languages } = setup.settings.current;
-  return { storeRoot: setup.store.root, contentHash, engine, languages: [...languages] };
+  const fastModelDir = setup.settings.fastModelDir ?? null;
+  return { storeRoot: setup.store.root, contentHash, engine, languages: [...languages], fastModelDir };
 }
 
 export interface PageRecognitionDeps extends OcrSetup {
@@ -233,7 +235,8 @@ export class PageRecognition {
     onPages: (count: number) => void,
   ): Promise<void> {
     const { store, pool } = this.deps;
-    const key = { engine: this.deps.settings.key.engine, languages: job.ocr.languages };
+    // The job's own key (its engine and model), as the worker saves the pages it reads.
+    const key = ocrKeyOf(job.ocr);
     for (const page of pages) {
       if (job.signal.aborted) return;
       if (await store.get(job.ocr.contentHash, page, key)) continue;

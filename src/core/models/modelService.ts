@@ -2,21 +2,21 @@
  * The models layer as the rest of core sees it: periodic server detection, the models folder, role
  * resolution, provider instances per role, downloads, and a status snapshot pushed on every change.
  */
-import { join } from 'node:path';
 import type { DownloadProgress, MemoryBudget, ModelRole, ModelsStatus } from '../../shared/domain/models';
-import { QuireError } from '../../shared/errors';
 import { roleAdvice, TYPICAL_MACHINE, type AdviceMachine } from './catalogue/advice';
 import { CATALOGUE, type CatalogueModel } from './catalogue/catalogue';
 import {
   localModelFor,
+  modelsDirOf,
   scanModelsFolder,
   type LocalModel,
   type ModelsFolder,
 } from './catalogue/modelsFolder';
 import type { ProbeOptions, ServerCandidate, ServerInventory } from './detection/detectServers';
 import { detectServers, localCandidates, toDetectedServer } from './detection/detectServers';
+import type { OcrModelSource } from './downloads/catalogueDownloads';
 import type { DownloadManagerOptions } from './downloads/downloadManager';
-import { catalogueDownloads } from './downloads/catalogueDownloads';
+import { downloadsFor } from './downloads/catalogueDownloads';
 import { DownloadManager } from './downloads/downloadManager';
 import type { FetchLike } from './http/transport';
 import { LocalFileChecks } from './localFileChecks';
@@ -71,6 +71,8 @@ export interface ModelServiceDeps {
   catalogue?: readonly CatalogueModel[];
   /** Where catalogue files are downloaded from: Hugging Face, or a mirror (HF_ENDPOINT). */
   hubEndpoint?: string;
+  /** Tesseract's fast models: the OCR languages in use, and where they come from (GitHub unless a stand-in). */
+  ocrModels?: OcrModelSource;
   downloads?: Partial<Omit<DownloadManagerOptions, 'modelsDir' | 'onProgress'>>;
   onStatus?: (status: ModelsStatus) => void;
   onDownload?: (progress: DownloadProgress) => void;
@@ -104,7 +106,7 @@ export class ModelService implements ModelRoles {
           .then((noted) => noted && this.applyResolution()),
     });
     this.catalogue = deps.catalogue ?? CATALOGUE;
-    this.modelsDir = join(deps.dataDir, 'models');
+    this.modelsDir = modelsDirOf(deps.dataDir);
     this.folder = { dir: this.modelsDir, presentFiles: new Set(), otherGgufs: [] };
     this.downloads = new DownloadManager({
       fetch: deps.fetch,
@@ -283,16 +285,9 @@ export class ModelService implements ModelRoles {
     return this.providers.page(resolved);
   }
 
-  /** Downloads every file of a catalogue model (weights, projector, companions) into the models folder. */
+  /** Downloads every file of a catalogue model (weights, projector, companions; OCR models by language). */
   download(modelId: string): DownloadProgress[] {
-    const model = this.catalogue.find((candidate) => candidate.id === modelId);
-    if (!model) {
-      throw new QuireError(
-        'not_found',
-        `Quire has no download called ${modelId}. Known: ${this.catalogue.map((item) => item.id).join(', ')}.`,
-      );
-    }
-    return catalogueDownloads(model, this.deps.hubEndpoint).map((request) => this.downloads.start(request));
+    return downloadsFor(modelId, this.catalogue, this.deps).map((request) => this.downloads.start(request));
   }
 
   /** Pulls a model into a running Ollama, with Ollama's own progress. */

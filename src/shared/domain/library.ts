@@ -179,5 +179,7 @@ export const OcrSettingsView = z.object({
   settings: OcrSettings,
   engines: z.array(z.object({ id: OcrSettings.shape.engine, label: z.string() })),
   languages: z.array(z.object({ code: z.string(), label: z.string() })),
+  /** Which model reads pages now, in the user's words: Tesseract's fast model, or why the packaged one. */
+  model: z.object({ fast: z.boolean(), description: z.string() }),
 });
 export type OcrSettingsView = z.infer<typeof OcrSettingsView>;

@@ -142,8 +142,11 @@ export const ProposedFile = z.object({
 });
 export type ProposedFile = z.infer<typeof ProposedFile>;
 
-/** The roles the setup covers: the model roles, and the reranker the search uses to re-order results. */
-export const SetupRole = z.enum([...ModelRole.options, 'rerank']);
+/**
+ * The roles the setup covers: the model roles, the reranker the search uses to re-order results, and
+ * `ocr`, Tesseract's fast models for reading scanned pages.
+ */
+export const SetupRole = z.enum([...ModelRole.options, 'rerank', 'ocr']);
 export type SetupRole = z.infer<typeof SetupRole>;
 
 /** How the setup would serve one role, and why. */

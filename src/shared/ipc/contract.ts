@@ -167,7 +167,7 @@ export const calls = {
   'models.recommend': { input: empty, output: SetupProposal },
   /** Starts the setup for these roles (all by default); finishing saves the choices. */
   'models.setup': {
-    input: z.object({ roles: z.array(SetupRole).min(1).max(6).optional() }).strict(),
+    input: z.object({ roles: z.array(SetupRole).min(1).max(7).optional() }).strict(),
     output: z.object({ downloads: z.array(DownloadProgress) }),
   },
   'models.dismissSetup': { input: empty, output: ModelSettings },

@@ -1,6 +1,6 @@
 import { QuireError } from '../../../shared/errors';
 import { loadSystemOcr, SystemOcrEngine, systemOcrUnavailable } from './systemEngine';
-import { TesseractEngine } from './tesseractEngine';
+import { TESSERACT_FAST_ID, TESSERACT_PACKAGED_ID, TesseractEngine } from './tesseractEngine';
 import type { OcrEngine } from './types';
 
 /**
@@ -18,12 +18,20 @@ export interface EngineEnvironment {
 
 const defaultEnvironment: EngineEnvironment = { platform: process.platform, loadSystem: loadSystemOcr };
 
-/** The one place that decides which engine reads pages. */
-export function selectOcrEngine(choice: OcrEngineChoice, environment = defaultEnvironment): OcrEngine {
+/**
+ * The one place that decides which engine reads pages. `fastModelDir` is the folder of Tesseract's
+ * fast models when they are downloaded and verified for every language asked (else the packaged
+ * best_int models read); the system engine has its own model and ignores it.
+ */
+export function selectOcrEngine(
+  choice: OcrEngineChoice,
+  environment = defaultEnvironment,
+  fastModelDir: string | null = null,
+): OcrEngine {
   switch (choice) {
     case 'auto':
     case 'tesseract':
-      return new TesseractEngine();
+      return new TesseractEngine(fastModelDir ?? undefined);
     case 'system': {
       const native = environment.platform === 'darwin' ? environment.loadSystem() : null;
       if (!native) throw systemOcrUnavailable(environment.platform);
@@ -34,9 +42,14 @@ export function selectOcrEngine(choice: OcrEngineChoice, environment = defaultEn
   }
 }
 
-/** The engine id a choice resolves to, without starting it (cache keys, settings shown to the user). */
-export function ocrEngineId(choice: OcrEngineChoice): string {
-  return choice === 'system' ? 'system' : 'tesseract';
+/**
+ * The engine id a choice resolves to, without starting it (cache keys, settings shown to the user).
+ * The model is part of it: the fast model reads other words than the packaged one, so its pages are
+ * `tesseract-fast` and the packaged model's stay `tesseract`, as every page read before was.
+ */
+export function ocrEngineId(choice: OcrEngineChoice, fastModelDir: string | null = null): string {
+  if (choice === 'system') return 'system';
+  return fastModelDir === null ? TESSERACT_PACKAGED_ID : TESSERACT_FAST_ID;
 }
 
 /** The engines this machine can offer. */

@@ -14,6 +14,8 @@ export interface OcrJobOptions {
   password?: string;
   engine: OcrEngineChoice;
   languages: string[];
+  /** Tesseract's fast models, when they serve these languages (the engine id tells their pages apart). */
+  fastModelDir?: string | null;
   signal?: AbortSignal;
 }
 
@@ -27,8 +29,8 @@ export interface OcrPageOutcome {
   problem: string | null;
 }
 
-export function ocrKeyOf(options: Pick<OcrJobOptions, 'engine' | 'languages'>): OcrKey {
-  return { engine: ocrEngineId(options.engine), languages: options.languages };
+export function ocrKeyOf(options: Pick<OcrJobOptions, 'engine' | 'languages' | 'fastModelDir'>): OcrKey {
+  return { engine: ocrEngineId(options.engine, options.fastModelDir ?? null), languages: options.languages };
 }
 
 /** Reads pages of a PDF with OCR into the store: `recognizePages` with PDFium (or pdfjs) drawing. */

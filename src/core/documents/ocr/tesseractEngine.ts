@@ -110,26 +110,40 @@ export function linesFromTsv(tsv: string): RecognizedLine[] {
   return lines;
 }
 
+/** Pages read with the packaged best_int models (every page read before the fast model came). */
+export const TESSERACT_PACKAGED_ID = 'tesseract';
+/** Pages read with Tesseract's fast models from a folder (tessdata_fast). */
+export const TESSERACT_FAST_ID = 'tesseract-fast';
+
 /**
  * Tesseract 5 compiled to WebAssembly (tesseract.js), reading in its own thread. Each instance keeps
  * one recognizer (for the languages last asked) and, once needed, one orientation detector.
  */
 export class TesseractEngine implements OcrEngine {
-  readonly id = 'tesseract';
-  readonly label = 'Tesseract 5 (WebAssembly)';
+  /** Stored with every page: readings of the two models differ, so they are never taken for each other. */
+  readonly id: string;
+  readonly label: string;
   readonly wordBoxes = true;
   private recognizer: { languages: string; worker: Promise<TesseractWorker> } | null = null;
   private orientation: Promise<TesseractWorker> | null = null;
   private disposed = false;
 
   /**
-   * @param modelDir A folder of uncompressed `<code>.traineddata` files to read instead of the npm
-   * packages' (the OCR bench compares Debian's "fast" models this way); unset, the packages'.
+   * @param modelDir A folder of Tesseract's fast models, uncompressed `<code>.traineddata` files
+   * (the ones downloaded to the models folder, or Debian's in the OCR bench), read instead of the
+   * npm packages' best_int models; unset, the packages'.
    */
-  constructor(private readonly modelDir?: string) {}
+  constructor(private readonly modelDir?: string) {
+    this.id = modelDir === undefined ? TESSERACT_PACKAGED_ID : TESSERACT_FAST_ID;
+    this.label =
+      modelDir === undefined ? 'Tesseract 5 (WebAssembly)' : 'Tesseract 5 (WebAssembly, fast model)';
+  }
 
   languages(): string[] {
-    return Object.keys(TESSERACT_LANGUAGES).filter((code) => tesseractDataDir(code) !== null);
+    const dir = this.modelDir;
+    return Object.keys(TESSERACT_LANGUAGES).filter((code) =>
+      dir === undefined ? tesseractDataDir(code) !== null : existsSync(join(dir, `${code}.traineddata`)),
+    );
   }
 
   async recognize(image: GreyImage, options: RecognizeOptions): Promise<RecognizedPage> {

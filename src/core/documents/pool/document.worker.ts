@@ -21,11 +21,14 @@ const OCR_IDLE_MS = 60_000;
 let ocrEngine: { choice: string; engine: OcrEngine } | null = null;
 let ocrIdle: NodeJS.Timeout | undefined;
 
-async function engineFor(choice: OcrSource['engine']): Promise<OcrEngine> {
+async function engineFor(source: OcrSource): Promise<OcrEngine> {
   clearTimeout(ocrIdle);
+  const fastModelDir = source.fastModelDir ?? null;
+  // The model folder is part of the choice: a model downloaded meanwhile starts a new engine.
+  const choice = `${source.engine}|${fastModelDir ?? ''}`;
   if (ocrEngine?.choice !== choice) {
     await ocrEngine?.engine.dispose();
-    ocrEngine = { choice, engine: selectOcrEngine(choice) };
+    ocrEngine = { choice, engine: selectOcrEngine(source.engine, undefined, fastModelDir) };
   }
   return ocrEngine.engine;
 }
@@ -89,10 +92,11 @@ async function run(job: DocumentJob) {
           pages: job.pages,
           engine: job.ocr.engine,
           languages: job.ocr.languages,
+          fastModelDir: job.ocr.fastModelDir ?? null,
           ...password,
         },
         new OcrStore(job.ocr.storeRoot),
-        () => engineFor(job.ocr.engine),
+        () => engineFor(job.ocr),
       );
     } finally {
       releaseEngineLater();

@@ -12,6 +12,8 @@ export interface OcrSource {
   contentHash: string;
   engine: OcrEngineChoice;
   languages: string[];
+  /** The folder of Tesseract's fast models when they serve these languages; else the packaged ones read. */
+  fastModelDir?: string | null;
 }
 
 /** Messages between the document pool and its worker threads. */

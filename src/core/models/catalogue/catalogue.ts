@@ -9,8 +9,11 @@
  */
 import type { SetupRole } from '../../../shared/domain/models';
 
-/** A model role, or `rerank`: a cross-encoder the search uses to re-order its results. */
-export type CatalogueRole = SetupRole;
+/**
+ * A model role, or `rerank`: a cross-encoder the search uses to re-order its results. OCR models
+ * have their own pins (ocrModels.ts): another host, one file per language, no memory plan.
+ */
+export type CatalogueRole = Exclude<SetupRole, 'ocr'>;
 
 /** What runs a model inside Quire. */
 export type InProcessRuntime =

@@ -32,6 +32,11 @@ export interface LocalModel {
   runtimeReady: boolean;
 }
 
+/** The models folder of a data folder: downloads land there, and a user's own GGUF files go there. */
+export function modelsDirOf(dataDir: string): string {
+  return join(dataDir, 'models');
+}
+
 async function sizeOf(path: string): Promise<number | null> {
   try {
     const info = await stat(path);

@@ -40,6 +40,8 @@ export interface WhatIsThere {
 export interface ProposalOptions {
   /** Hugging Face or a mirror (HF_ENDPOINT). */
   hubEndpoint?: string;
+  /** Tesseract's fast models for the OCR languages in use (ocrProposal.ts), proposed beside the roles. */
+  ocr?: RoleProposal | null;
 }
 
 /**
@@ -261,6 +263,7 @@ export function proposeModelSet(
   options: ProposalOptions = {},
 ): SetupProposal {
   const roles = ROLES.map((role) => proposeRole(role, machine, there, options));
+  if (options.ocr) roles.push(options.ocr);
   const models = uniqueBy(roles, (role) => `${role.source}|${role.server ?? ''}|${role.modelId}`);
   const downloadBytes = models.reduce((sum, role) => sum + role.downloadBytes, 0);
   const memoryOf = (list: RoleProposal[]) => list.reduce((sum, role) => sum + (role.memoryBytes ?? 0), 0);

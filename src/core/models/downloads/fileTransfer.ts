@@ -11,6 +11,7 @@ import type { Writable } from 'node:stream';
 import { QuireError, toErrorInfo } from '../../../shared/errors';
 import type { FetchLike } from '../http/transport';
 import { readStatedHash, StreamingHash, type StatedHash } from './hostHash';
+import { checkPinnedOnlyRequest, checkPinnedOnlyResponse } from './pinnedHost';
 
 export interface FileRequest {
   /** The model id shown to the user. */
@@ -22,6 +23,11 @@ export interface FileRequest {
   sha256?: string | null;
   /** Expected size, used for the space check when the host does not say. */
   sizeBytes?: number;
+  /**
+   * The host states no hash (GitHub's raw files): the host must be allow-listed and reached over
+   * https (pinnedHost.ts), and the file is checked against the pinned sha256 and exact size alone.
+   */
+  pinnedOnly?: boolean;
 }
 
 export interface FileTransferOptions {
@@ -104,15 +110,18 @@ export class FileTransfer {
 
   /** Downloads (or resumes) `request`; resolves with the finished file's size. */
   async run(request: FileRequest, signal: AbortSignal, onBytes: OnBytes): Promise<number> {
+    if (request.pinnedOnly) checkPinnedOnlyRequest(request);
     const partial = this.partialPath(request.fileName);
     await mkdir(dirname(partial), { recursive: true });
     const fetchImpl = this.options.fetch ?? fetch;
-    let stated: StatedHash | null;
-    try {
-      stated = await readStatedHash(request.url, fetchImpl, signal);
-    } catch (error) {
-      if (signal.aborted) throw error;
-      throw unreachable(request.url, error);
+    let stated: StatedHash | null = null;
+    if (!request.pinnedOnly) {
+      try {
+        stated = await readStatedHash(request.url, fetchImpl, signal);
+      } catch (error) {
+        if (signal.aborted) throw error;
+        throw unreachable(request.url, error);
+      }
     }
     const expected = this.expectedHash(request, stated);
     const idleMs = this.options.idleTimeoutMs ?? 30_000;
@@ -206,6 +215,14 @@ export class FileTransfer {
     const existing = await sizeOf(partial);
     const response = await this.fetchFrom(request.url, existing, signal);
     stillAlive();
+    if (request.pinnedOnly) {
+      try {
+        checkPinnedOnlyResponse(response, request.fileName);
+      } catch (error) {
+        await response.body?.cancel();
+        throw error;
+      }
+    }
     let offset = 0;
     let total: number | null;
     if (response.status === 206) {
@@ -217,6 +234,14 @@ export class FileTransfer {
       if (!Number.isFinite(total)) total = expected.sizeBytes ?? request.sizeBytes ?? null;
     }
     onBytes(offset, total);
+    if (request.pinnedOnly && total !== null && total !== request.sizeBytes) {
+      await response.body?.cancel();
+      await rm(partial, { force: true });
+      throw new QuireError(
+        'model_failed',
+        `${new URL(request.url).host} serves ${total} bytes for ${request.fileName}, not the ${request.sizeBytes} Quire pins; nothing was kept.`,
+      );
+    }
     if (total !== null) {
       try {
         await this.ensureSpace(request, total - offset);
@@ -263,7 +288,8 @@ export class FileTransfer {
       );
     }
     const actual = hash.digest();
-    if (actual !== expected.value) {
+    const wrongSize = request.pinnedOnly === true && bytesDone !== request.sizeBytes;
+    if (actual !== expected.value || wrongSize) {
       await rm(partial, { force: true });
       const what = expected.algorithm === 'sha256' ? 'sha256' : 'git blob id';
       throw new QuireError(

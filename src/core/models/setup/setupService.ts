@@ -15,7 +15,10 @@ import type {
 } from '../../../shared/domain/models';
 import { QuireError, toErrorInfo } from '../../../shared/errors';
 import { offlineAdvice } from '../catalogue/advice';
+import { ocrModelsHere } from '../catalogue/ocrModelFolder';
+import { ocrModelProposal } from '../catalogue/ocrProposal';
 import { proposeModelSet, type MachineFacts } from '../catalogue/recommend';
+import type { OcrModelSource } from '../downloads/catalogueDownloads';
 import type { FetchLike } from '../http/transport';
 import type { ModelService } from '../modelService';
 import type { ModelSettingsStore } from '../modelSettingsStore';
@@ -25,6 +28,8 @@ export interface SetupServiceDeps {
   settings: ModelSettingsStore;
   machine: () => Promise<MachineFacts>;
   hubEndpoint?: string;
+  /** Tesseract's fast models: the OCR languages in use, and where they come from (GitHub unless a stand-in). */
+  ocrModels?: OcrModelSource;
   fetch?: FetchLike;
   /** How long the hosts get to answer before setup says they cannot be reached. */
   reachTimeoutMs?: number;
@@ -62,10 +67,16 @@ export class SetupService {
   /** The proposal for this machine, after looking for servers and model files again. */
   async propose(): Promise<SetupProposal> {
     await this.deps.models.refresh();
+    const ocrModels = this.deps.ocrModels;
+    const ocr = ocrModelProposal(
+      ocrModels?.languages() ?? ['eng'],
+      await ocrModelsHere(this.deps.models.modelsDir),
+      ocrModels?.endpoint,
+    );
     return proposeModelSet(
       await this.deps.machine(),
       { servers: this.deps.models.inventory(), folder: this.deps.models.modelsFolder() },
-      { hubEndpoint: this.deps.hubEndpoint },
+      { hubEndpoint: this.deps.hubEndpoint, ocr },
     );
   }
 
@@ -154,8 +165,8 @@ function choicesFor(
 ): Partial<Record<ModelRole, RoleChoice>> {
   const choices: Partial<Record<ModelRole, RoleChoice>> = {};
   for (const role of roles) {
-    // The reranker has no setting: the search finds it in the models folder.
-    if (!role.runtimeReady || role.role === 'rerank') continue;
+    // The reranker and OCR models have no setting: the search and OCR find them in the models folder.
+    if (!role.runtimeReady || role.role === 'rerank' || role.role === 'ocr') continue;
     if ((role.source === 'ollama' || role.source === 'server') && role.server) {
       choices[role.role] = { model: role.ollamaModel ?? role.modelId, endpoint: role.server };
     } else if (role.files[0] && (role.role === 'decide' || role.role === 'answer' || role.role === 'embed')) {

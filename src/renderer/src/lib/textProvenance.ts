@@ -4,6 +4,7 @@ import { plural } from './format';
 
 const ENGINE_NAMES: Record<string, string> = {
   tesseract: 'Tesseract',
+  'tesseract-fast': 'Tesseract, fast model',
   system: 'macOS Vision',
   pdfjs: 'the text layer',
 };

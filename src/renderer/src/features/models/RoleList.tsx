@@ -9,6 +9,7 @@ export const ROLE_LABELS: Record<SetupRole, string> = {
   pageEmbed: 'Page image embeddings',
   see: 'Reading page images',
   rerank: 'Re-ordering search results',
+  ocr: 'Reading scanned pages (OCR)',
 };
 
 const PROVIDER_LABELS = {

@@ -4,7 +4,7 @@ import type { ErrorInfo } from '../../../../shared/errors';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { quire } from '../../ipc/client';
 
-/** Scanned pages: OCR on or off, the engine, and the languages it reads. */
+/** Scanned pages: OCR on or off, the engine, which model reads, and the languages it reads. */
 export function OcrSettingsSection() {
   const [view, setView] = useState<OcrSettingsView | null>(null);
   const [error, setError] = useState<ErrorInfo | null>(null);
@@ -54,6 +54,9 @@ export function OcrSettingsSection() {
         />
         Read scanned pages with OCR (on this machine)
       </label>
+      <p className="small muted" data-testid="ocr-model" data-fast={view.model.fast}>
+        {view.model.description}
+      </p>
       {view.engines.length > 2 && (
         <label className="small">
           Engine{' '}
