@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { DisconnectedBanner } from '../components/DisconnectedBanner';
 import { ChatPanel } from '../features/chat/ChatPanel';
 import { LibrarySidebar } from '../features/library/LibrarySidebar';
+import { useLibraryShown } from '../features/library/libraryShown';
 import { PageViewer } from '../features/pages/PageViewer';
 import { SidePanel } from './SidePanel';
 import { useGlobalShortcuts } from './useGlobalShortcuts';
@@ -14,6 +15,7 @@ export function App() {
   // Open beside the chat on wide windows, closed (an overlay when opened) on narrow ones.
   const [sidePanelOpen, setSidePanelOpen] = useState(() => !window.matchMedia(OVERLAY_QUERY).matches);
   useGlobalShortcuts();
+  const libraryShown = useLibraryShown();
 
   return (
     <div className="app">
@@ -33,10 +35,20 @@ export function App() {
       <DisconnectedBanner />
       <div className={`app__columns${sidePanelOpen ? '' : ' app__columns--panel-closed'}`}>
         <LibrarySidebar />
-        <ChatPanel />
-        <SidePanel open={sidePanelOpen} />
+        {libraryShown ? (
+          <>
+            <ChatPanel />
+            <SidePanel open={sidePanelOpen} />
+          </>
+        ) : (
+          // The columns keep their place while the library's first rows are drawn.
+          <>
+            <main className="chat" aria-busy="true" />
+            <aside className={`side-panel${sidePanelOpen ? ' side-panel--open' : ''}`} aria-busy="true" />
+          </>
+        )}
       </div>
-      <PageViewer />
+      {libraryShown && <PageViewer />}
     </div>
   );
 }

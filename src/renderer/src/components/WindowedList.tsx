@@ -12,6 +12,8 @@ interface WindowedListProps<T> {
   renderItem: (item: T) => ReactElement;
   /** A row's height before it has been drawn once. */
   estimatedHeight: number;
+  /** More rows are on their way (a listing in pages): windowed from the start, so the first paint draws only what shows. */
+  growing?: boolean;
   className?: string;
   id?: string;
   testId?: string;
@@ -43,12 +45,12 @@ function firstEndingBelow(offsets: readonly number[], y: number): number {
  * each is measured once drawn, and the space of the rows not drawn is kept as padding.
  */
 export function WindowedList<T>(props: WindowedListProps<T>) {
-  const { items, keyOf, renderItem, estimatedHeight, className, id, testId } = props;
+  const { items, keyOf, renderItem, estimatedHeight, growing = false, className, id, testId } = props;
   const listRef = useRef<HTMLUListElement>(null);
   const [heights, setHeights] = useState<ReadonlyMap<string, number>>(() => new Map());
-  // Until the scrolling parent is measured: enough rows for a tall window.
-  const [view, setView] = useState({ top: 0, bottom: 2000 });
-  const windowed = items.length > WINDOW_FROM;
+  // Until the scrolling parent is measured: the rows a window of this height can show.
+  const [view, setView] = useState(() => ({ top: 0, bottom: window.innerHeight + OVERSCAN_PX }));
+  const windowed = growing || items.length > WINDOW_FROM;
 
   const offsets = [0];
   if (windowed) {

@@ -8,13 +8,15 @@ const ROW_HEIGHT = 80;
 interface DocumentListProps {
   documents: readonly DocumentInfo[];
   filtering: boolean;
+  /** False while only the library's first rows are here. */
+  complete: boolean;
   id: string;
 }
 
 const keyOf = (doc: DocumentInfo) => doc.id;
 const renderDocument = (doc: DocumentInfo) => <DocumentItem key={doc.id} document={doc} />;
 
-export function DocumentList({ documents, filtering, id }: DocumentListProps) {
+export function DocumentList({ documents, filtering, complete, id }: DocumentListProps) {
   if (documents.length === 0) {
     return (
       <p className="muted small" id={id} data-testid="document-list-empty">
@@ -28,6 +30,7 @@ export function DocumentList({ documents, filtering, id }: DocumentListProps) {
       keyOf={keyOf}
       renderItem={renderDocument}
       estimatedHeight={ROW_HEIGHT}
+      growing={!complete}
       className="document-list"
       id={id}
       testId="document-list"

@@ -104,7 +104,7 @@ export function FolderItem({ root, documents, shown, filtering, skipped, complet
       )}
       <SkippedFiles rootPath={root.path} skipped={skipped} />
       <ErrorMessage error={error} />
-      {expanded && <DocumentList documents={shown} filtering={filtering} id={listId} />}
+      {expanded && <DocumentList documents={shown} filtering={filtering} complete={complete} id={listId} />}
     </li>
   );
 }

@@ -7,6 +7,7 @@ import { FolderList } from './FolderList';
 import { IndexingProgress } from './IndexingProgress';
 import { useState } from 'react';
 import { LibraryFilterBar } from './LibraryFilterBar';
+import { useLibraryShown } from './libraryShown';
 import { useLibraryStore } from './libraryStore';
 import { NO_FILTER } from './libraryView';
 import { RemovalUndo } from './RemovalUndo';
@@ -18,6 +19,8 @@ export function LibrarySidebar() {
   const loadError = useLibraryStore((state) => state.loadError);
   const isEmpty = snapshot !== null && snapshot.roots.length === 0;
   const [filter, setFilter] = useState(NO_FILTER);
+  // Collections are drawn (and listed) after the first rows of documents.
+  const shown = useLibraryShown();
 
   return (
     <aside className="sidebar" aria-label="Library">
@@ -49,7 +52,7 @@ export function LibrarySidebar() {
           <LibraryFilterBar filter={filter} onChange={setFilter} />
         )}
         {snapshot && snapshot.roots.length > 0 && <FolderList snapshot={snapshot} filter={filter} />}
-        {snapshot && snapshot.roots.length > 0 && <CollectionsList />}
+        {shown && snapshot && snapshot.roots.length > 0 && <CollectionsList />}
       </DropZone>
     </aside>
   );

@@ -4,8 +4,10 @@ import type { IndexProgress, LibraryChange, LibraryListing } from '../../../../s
 import type { CallResult } from '../../../../shared/ipc/contract';
 import { quire } from '../../ipc/client';
 import { errorOf } from '../../lib/callResult';
+import { afterNextPaint } from '../../lib/afterPaint';
 import { FreshnessGuard } from '../../lib/freshness';
 import { applyLibraryChange, inLibraryOrder, isNewerListing, withPage } from './libraryChange';
+import { noteFirstListing } from './libraryShown';
 
 export interface LibraryState {
   snapshot: LibraryListing | null;
@@ -103,8 +105,10 @@ async function listLibrary(): Promise<void> {
   const progress = quire['library.progress']({});
   // A window with nothing shown lists in pages: the first rows paint at once, and no page is big
   // enough to hold up a frame. One that shows the library (a reconnect) lists it whole.
-  if (useLibraryStore.getState().snapshot) takeListing(await quire['library.list']({}));
-  else await listInPages();
+  if (useLibraryStore.getState().snapshot) {
+    takeListing(await quire['library.list']({}));
+    noteFirstListing();
+  } else await listInPages();
   const progressResult = await progress;
   if (progressResult.ok && progressGuard.isFresh(progressToken))
     useLibraryStore.setState({ progress: progressResult.value });
@@ -113,6 +117,9 @@ async function listLibrary(): Promise<void> {
 async function listInPages(): Promise<void> {
   let page = await quire['library.list']({ limit: FIRST_ROWS });
   takeListing(page);
+  noteFirstListing();
+  // The first rows are painted before the next page is asked for: reading it would delay that paint.
+  await afterNextPaint();
   while (page.ok && page.value.omitted !== undefined) {
     const after = page.value.documents.at(-1)?.path;
     if (!after) break;

@@ -1,0 +1,19 @@
+/** Longest wait for a frame: a hidden window draws none, and what waits must still go on. */
+const FRAME_WAIT_MS = 100;
+
+/**
+ * Resolves once the window has had the chance to paint what was just rendered: after the next
+ * animation frame and the task that follows it, or after a short wait where no frame comes.
+ */
+export function afterNextPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    const fallback = setTimeout(resolve, FRAME_WAIT_MS);
+    if (typeof requestAnimationFrame !== 'function') return;
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(fallback);
+        resolve();
+      }, 0),
+    );
+  });
+}
