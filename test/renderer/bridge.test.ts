@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { SocketBridge } from '../../src/renderer/src/ipc/socketBridge';
-import { createQuireApi } from '../../src/renderer/src/ipc/typedApi';
+import { createQuireApi, loadContractChecks } from '../../src/renderer/src/ipc/typedApi';
 
 class FakeSocket extends EventTarget {
   sent: string[] = [];
@@ -36,8 +36,39 @@ function setup() {
   return { bridge, sockets, phases, api: createQuireApi(bridge) };
 }
 
+const budget = {
+  totalBytes: 1,
+  availableBytes: 1,
+  unifiedMemory: false,
+  appHeadroomBytes: 0,
+  entries: [],
+  freeForModelsBytes: 1,
+  notes: [],
+};
+
 describe('SocketBridge', () => {
+  // First in the file: the contract's checks load once per window, and later tests have them.
+  it('holds events until the contract loads, then checks them in order; calls before it go out', async () => {
+    const { sockets, api } = setup();
+    const socket = sockets[0]!;
+    socket.open();
+    const seen: unknown[] = [];
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    api.on('memory.onBudget', (b) => seen.push(b));
+    socket.receive({ type: 'event', name: 'memory.onBudget', payload: { nonsense: true } });
+    socket.receive({ type: 'event', name: 'memory.onBudget', payload: { ...budget, totalBytes: 2 } });
+    socket.receive({ type: 'event', name: 'memory.onBudget', payload: budget });
+    expect(seen).toEqual([]);
+    // Unchecked here before the contract loads: the engine checks every call and answers a bad one.
+    void api['chat.ask']({ question: '' });
+    expect(socket.sent).toHaveLength(1);
+    await loadContractChecks();
+    expect(seen).toEqual([{ ...budget, totalBytes: 2 }, budget]);
+    expect(warn).toHaveBeenCalledTimes(1);
+    warn.mockRestore();
+  });
   it('queues calls until open, answers by id, validates events', async () => {
+    await loadContractChecks();
     const { sockets, api } = setup();
     const socket = sockets[0]!;
     const listed = api['library.list']({});
@@ -55,21 +86,13 @@ describe('SocketBridge', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     api.on('memory.onBudget', (b) => seen.push(b));
     socket.receive({ type: 'event', name: 'memory.onBudget', payload: { nonsense: true } });
-    const budget = {
-      totalBytes: 1,
-      availableBytes: 1,
-      unifiedMemory: false,
-      appHeadroomBytes: 0,
-      entries: [],
-      freeForModelsBytes: 1,
-      notes: [],
-    };
     socket.receive({ type: 'event', name: 'memory.onBudget', payload: budget });
     expect(seen).toEqual([budget]);
     expect(warn).toHaveBeenCalledTimes(1);
     warn.mockRestore();
   });
-  it('rejects bad input without a round trip', async () => {
+  it('rejects bad input without a round trip once the contract is loaded', async () => {
+    await loadContractChecks();
     const { sockets, api } = setup();
     sockets[0]!.open();
     const result = await api['chat.ask']({ question: '' });

@@ -2,7 +2,8 @@
  * A run's view of core inside its scope: every search carries the scope to the index (where it
  * filters before ranking), and the document list, pages and files outside it are not there.
  */
-import { isWholeLibrary, type Scope } from '../../shared/domain/scope';
+import type { Scope } from '../../shared/domain/scope';
+import { isWholeLibrary } from '../../shared/domain/scopeText';
 import type { AgentPorts } from './ports';
 
 export function scopedPorts(ports: AgentPorts, scope: Scope | null | undefined): AgentPorts {

@@ -1,11 +1,5 @@
-import {
-  CELL_PADDING_X,
-  CELL_PADDING_Y,
-  LINE_STYLES,
-  type PageLineStyle,
-  type PageTextCell,
-  type PageTextLine,
-} from '../../../shared/domain/pages';
+import { CELL_PADDING_X, CELL_PADDING_Y, LINE_STYLES } from '../../../shared/domain/pageLayout';
+import type { PageLineStyle, PageTextCell, PageTextLine } from '../../../shared/domain/pages';
 import type { BlockKind } from '../layout/model';
 import { hasText, type Block, type Unit } from './model';
 import { textWidth, wrapText } from './measure';

@@ -1,6 +1,7 @@
 import { sep } from 'node:path';
 
-import { isWholeLibrary, scopeLabel, type Scope } from '../../../shared/domain/scope';
+import type { Scope } from '../../../shared/domain/scope';
+import { isWholeLibrary, scopeLabel } from '../../../shared/domain/scopeText';
 import { QuireError } from '../../../shared/errors';
 import type { CollectionStore } from '../documents/collections';
 import type { IndexedDocument } from '../records';

@@ -1,4 +1,5 @@
-import { scopeLabel, type Scope } from '../../../../shared/domain/scope';
+import type { Scope } from '../../../../shared/domain/scope';
+import { scopeLabel } from '../../../../shared/domain/scopeText';
 import { useCollectionsStore } from '../collections/collectionsStore';
 import { fileName } from '../../lib/format';
 import { useChatStore } from './chatStore';

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { AgentEvent, ConversationSummary } from '../../../../shared/domain/agent';
-import { scopeLabel, type Scope } from '../../../../shared/domain/scope';
+import type { Scope } from '../../../../shared/domain/scope';
+import { scopeLabel } from '../../../../shared/domain/scopeText';
 import type { ErrorInfo } from '../../../../shared/errors';
 import { quire } from '../../ipc/client';
 import { errorOf } from '../../lib/callResult';

@@ -1,10 +1,5 @@
-import {
-  LINE_STYLES,
-  CELL_PADDING_X,
-  CELL_PADDING_Y,
-  type PageText,
-  type PageTextLine,
-} from '../../../../shared/domain/pages';
+import { LINE_STYLES, CELL_PADDING_X, CELL_PADDING_Y } from '../../../../shared/domain/pageLayout';
+import type { PageText, PageTextLine } from '../../../../shared/domain/pages';
 import type { BoundingBox } from '../../../../shared/domain/search';
 
 /*
