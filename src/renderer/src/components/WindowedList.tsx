@@ -48,8 +48,9 @@ export function WindowedList<T>(props: WindowedListProps<T>) {
   const { items, keyOf, renderItem, estimatedHeight, growing = false, className, id, testId } = props;
   const listRef = useRef<HTMLUListElement>(null);
   const [heights, setHeights] = useState<ReadonlyMap<string, number>>(() => new Map());
-  // Until the scrolling parent is measured: the rows a window of this height can show.
-  const [view, setView] = useState(() => ({ top: 0, bottom: window.innerHeight + OVERSCAN_PX }));
+  // Until the scrolling parent is measured: the rows a window of this height can show, no more, so
+  // the first paint draws only those (the overscan comes with the first measure, a frame later).
+  const [view, setView] = useState(() => ({ top: 0, bottom: window.innerHeight }));
   const windowed = growing || items.length > WINDOW_FROM;
 
   const offsets = [0];
@@ -83,7 +84,9 @@ export function WindowedList<T>(props: WindowedListProps<T>) {
     parent.addEventListener('scroll', schedule, { passive: true });
     const resized = new ResizeObserver(schedule);
     resized.observe(parent);
-    update();
+    // Measured in the next frame rather than now: measuring here would lay the page out and draw
+    // the list again before its first paint.
+    schedule();
     return () => {
       cancelAnimationFrame(frame);
       parent.removeEventListener('scroll', schedule);
