@@ -87,6 +87,16 @@ export async function measureListInChromium(
       reloaded.push((await firstRowPainted(page, next)).firstRow);
     }
     reloaded.sort((a, b) => a - b);
+    // Frames are watched once the window has finished opening (every page of the list in, the chat
+    // drawn), so the longest frame is one of the library changing, not of the window starting.
+    await page.waitForFunction(
+      `!document.querySelector('[data-testid="folder-count"][aria-busy="true"]')`,
+      undefined,
+      {
+        timeout: 120_000,
+      },
+    );
+    await page.getByTestId('question-input').waitFor({ timeout: 120_000 });
     await page.evaluate(`{
       const state = { last: 0, longest: 0, frames: 0, on: true };
       window.frameWatch = state;

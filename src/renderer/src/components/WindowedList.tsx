@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 
 /** Lists this short are rendered whole: windowing would only get in the way of find-in-page. */
 const WINDOW_FROM = 200;
@@ -28,7 +28,7 @@ function scrollParentOf(element: HTMLElement): HTMLElement | null {
 }
 
 /** The first index whose row ends below `y` (offsets[i] is where row i starts; offsets has n + 1 entries). */
-function firstEndingBelow(offsets: readonly number[], y: number): number {
+function firstEndingBelow(offsets: Float64Array, y: number): number {
   let low = 0;
   let high = offsets.length - 2;
   while (low < high) {
@@ -53,12 +53,16 @@ export function WindowedList<T>(props: WindowedListProps<T>) {
   const [view, setView] = useState(() => ({ top: 0, bottom: window.innerHeight }));
   const windowed = growing || items.length > WINDOW_FROM;
 
-  const offsets = [0];
-  if (windowed) {
-    for (const item of items) {
-      offsets.push(offsets.at(-1)! + (heights.get(keyOf(item)) ?? estimatedHeight));
+  // Where each row starts (n + 1 entries), in one typed array: at 10,000 rows an array of numbers
+  // rebuilt on every change of the list was a good part of what the collector then had to sweep.
+  const offsets = useMemo(() => {
+    const starts = new Float64Array(windowed ? items.length + 1 : 1);
+    if (!windowed) return starts;
+    for (let i = 0; i < items.length; i++) {
+      starts[i + 1] = starts[i]! + (heights.get(keyOf(items[i]!)) ?? estimatedHeight);
     }
-  }
+    return starts;
+  }, [windowed, items, heights, keyOf, estimatedHeight]);
 
   const update = useCallback(() => {
     const list = listRef.current;

@@ -17,3 +17,25 @@ export function afterNextPaint(): Promise<void> {
     );
   });
 }
+
+/**
+ * Runs `work` once, just before the next frame is drawn (or after a short wait where no frame
+ * comes); returns a function that cancels it.
+ */
+export function beforeNextFrame(work: () => void): () => void {
+  let done = false;
+  const run = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(fallback);
+    if (frame !== null) cancelAnimationFrame(frame);
+    work();
+  };
+  const fallback = setTimeout(run, FRAME_WAIT_MS);
+  const frame = typeof requestAnimationFrame === 'function' ? requestAnimationFrame(run) : null;
+  return () => {
+    done = true;
+    clearTimeout(fallback);
+    if (frame !== null) cancelAnimationFrame(frame);
+  };
+}

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { DocumentInfo, LibraryRoot, SkippedFile } from '../../../../shared/domain/library';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { fileName, plural } from '../../lib/format';
@@ -29,6 +29,8 @@ export function FolderItem({ root, documents, shown, filtering, skipped, complet
   const [confirming, setConfirming] = useState(false);
   const listId = useId();
   const name = fileName(root.path);
+  // Counted again only when the folder's documents change, not on each redraw of the folder.
+  const summary = useMemo(() => summarizeStates(documents), [documents]);
 
   return (
     <li className="folder-item" data-testid="folder-item" data-root-id={root.id}>
@@ -94,9 +96,7 @@ export function FolderItem({ root, documents, shown, filtering, skipped, complet
         {/* The paragraph is right-to-left so long paths lose their start, not their end. */}
         <bdi>{root.path}</bdi>
       </p>
-      {complete && documents.length > 0 && (
-        <p className="folder-item__summary small">{summarizeStates(documents)}</p>
-      )}
+      {complete && documents.length > 0 && <p className="folder-item__summary small">{summary}</p>}
       {root.error && (
         <p className="folder-item__error" data-testid="folder-error">
           {root.error}

@@ -12,8 +12,11 @@ export function inLibraryOrder(listing: LibraryListing): LibraryListing {
   return { ...listing, documents: [...listing.documents].sort((a, b) => byPath(a.path, b.path)) };
 }
 
-/** Two lists sorted by path, merged in one pass. */
+/** Two lists sorted by path, merged in one pass; joined end to end when one follows the other (a page). */
 function mergeByPath(a: readonly DocumentInfo[], b: readonly DocumentInfo[]): DocumentInfo[] {
+  const lastOfA = a.at(-1);
+  const firstOfB = b[0];
+  if (!lastOfA || !firstOfB || byPath(lastOfA.path, firstOfB.path) <= 0) return [...a, ...b];
   const merged: DocumentInfo[] = [];
   let i = 0;
   let j = 0;

@@ -24,7 +24,11 @@ export const STATE_LABELS: Record<DocumentState, string> = {
  * Documents of each root, in the order given. A listing's documents are in library order (by path),
  * so each root's come out by their path inside it: grouping them is one pass, with no sort.
  */
-export function documentsByRoot(documents: readonly DocumentInfo[]): Map<string, DocumentInfo[]> {
+export function documentsByRoot(documents: readonly DocumentInfo[]): Map<string, readonly DocumentInfo[]> {
+  // One folder (the usual library): its documents are the listing's, kept as they are.
+  const only = documents[0]?.rootId;
+  if (only !== undefined && documents.every((doc) => doc.rootId === only))
+    return new Map([[only, documents]]);
   const groups = new Map<string, DocumentInfo[]>();
   for (const doc of documents) {
     const group = groups.get(doc.rootId);
