@@ -31,18 +31,24 @@ async function call<T>(core: Core, name: Parameters<Core['dispatch']>[0], input:
   return result.value as T;
 }
 
+/** OCR settings in a data folder of their own, with its models folder, and the changes they announce. */
+async function settingsStoreWithModelsFolder() {
+  const data = await tempDir();
+  cleanups.push(data.cleanup);
+  const changes: unknown[] = [];
+  const store = new OcrSettingsStore(
+    data.path,
+    false,
+    (settings) => changes.push(settings),
+    join(data.path, 'models'),
+  );
+  await store.load();
+  return { data, changes, store };
+}
+
 describe('which Tesseract model reads pages', () => {
   it('says the packaged model reads while the fast one is missing or is not the pinned file', async () => {
-    const data = await tempDir();
-    cleanups.push(data.cleanup);
-    const changes: unknown[] = [];
-    const store = new OcrSettingsStore(
-      data.path,
-      false,
-      (settings) => changes.push(settings),
-      join(data.path, 'models'),
-    );
-    await store.load();
+    const { data, changes, store } = await settingsStoreWithModelsFolder();
     expect(store.fastModelDir).toBeNull();
     expect(store.key).toEqual({ engine: 'tesseract', languages: ['eng'] });
     expect(store.view().model).toEqual({
@@ -62,16 +68,7 @@ describe('which Tesseract model reads pages', () => {
   it.skipIf(!haveDebian)(
     'takes the fast model once it is in the models folder, for the languages it covers, and says so',
     async () => {
-      const data = await tempDir();
-      cleanups.push(data.cleanup);
-      const changes: unknown[] = [];
-      const store = new OcrSettingsStore(
-        data.path,
-        false,
-        (settings) => changes.push(settings),
-        join(data.path, 'models'),
-      );
-      await store.load();
+      const { data, changes, store } = await settingsStoreWithModelsFolder();
       await mkdir(join(data.path, 'models', 'tesseract-fast'), { recursive: true });
       await copyFile(DEBIAN_ENG, join(data.path, 'models', 'tesseract-fast', 'eng.traineddata'));
       await store.checkModels();
