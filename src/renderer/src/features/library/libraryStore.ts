@@ -30,6 +30,15 @@ export interface LibraryState {
 
 const progressGuard = new FreshnessGuard();
 
+/**
+ * Changes and progress that came since the last frame. While files are read, events come many to a
+ * frame; each drew the library again (about 15 ms at 10,000 files), so they are applied together,
+ * once, before the next frame, and at once before a listing or page is taken.
+ */
+let pendingChanges: LibraryChange[] = [];
+let pendingProgress: IndexProgress | null = null;
+let cancelPendingFrame: (() => void) | null = null;
+
 export const useLibraryStore = create<LibraryState>((set, get) => ({
   snapshot: null,
   undoable: null,
@@ -37,12 +46,13 @@ export const useLibraryStore = create<LibraryState>((set, get) => ({
   loadError: null,
 
   // The library shown is only ever what the engine sent (a listing, then its changes): a call that
-  // changes it is answered after the engine has sent the change, so nothing is edited here.
-  addFolder: async (path) => errorOf(await quire['library.addFolder']({ path })),
+  // changes it is answered after the engine has sent the change, so nothing is edited here; the
+  // changes held for the next frame are applied as the answer comes (`changed`).
+  addFolder: async (path) => errorOf(await changed(quire['library.addFolder']({ path }))),
 
   removeFolder: async (rootId) => {
     const path = get().snapshot?.roots.find((root) => root.id === rootId)?.path ?? '';
-    const result = await quire['library.removeFolder']({ rootId, undoable: true });
+    const result = await changed(quire['library.removeFolder']({ rootId, undoable: true }));
     if (result.ok) {
       const until = result.value.undoUntil ? Date.parse(result.value.undoUntil) : null;
       set({ undoable: until ? { rootId, path, until } : null });
@@ -53,15 +63,15 @@ export const useLibraryStore = create<LibraryState>((set, get) => ({
   undoRemove: async () => {
     const undoable = get().undoable;
     if (!undoable) return null;
-    const result = await quire['library.undoRemove']({ rootId: undoable.rootId });
+    const result = await changed(quire['library.undoRemove']({ rootId: undoable.rootId }));
     set({ undoable: null });
     return errorOf(result);
   },
 
-  retry: async (documentId) => errorOf(await quire['library.retry']({ documentId })),
+  retry: async (documentId) => errorOf(await changed(quire['library.retry']({ documentId }))),
 
   unlock: async (documentId, password, remember) =>
-    errorOf(await quire['library.unlock']({ documentId, password, remember })),
+    errorOf(await changed(quire['library.unlock']({ documentId, password, remember }))),
 
   pause: async () => applyProgressCall(await quire['library.pause']({})),
   resume: async () => applyProgressCall(await quire['library.resume']({})),
@@ -71,6 +81,8 @@ export const useLibraryStore = create<LibraryState>((set, get) => ({
 function applyProgressCall(result: Awaited<ReturnType<(typeof quire)['library.pause']>>): ErrorInfo | null {
   if (result.ok) {
     progressGuard.noteEvent();
+    // Progress held for the next frame came before this answer, and is older than it.
+    pendingProgress = null;
     useLibraryStore.setState({ progress: result.value });
   }
   return errorOf(result);
@@ -156,15 +168,6 @@ function takeListing(result: CallResult<LibraryListing>): void {
   else void fetchLibrary();
 }
 
-/**
- * Changes and progress that came since the last frame. While files are read, events come many to a
- * frame; each drew the library again (about 15 ms at 10,000 files), so they are applied together,
- * once, before the next frame, and at once before a listing or page is taken.
- */
-let pendingChanges: LibraryChange[] = [];
-let pendingProgress: IndexProgress | null = null;
-let cancelPendingFrame: (() => void) | null = null;
-
 function applyPendingEvents(): void {
   cancelPendingFrame?.();
   cancelPendingFrame = null;
@@ -189,6 +192,13 @@ function applyPendingEvents(): void {
     next = applied;
   }
   if (next !== held) useLibraryStore.setState({ snapshot: next, loadError: null });
+}
+
+/** A call's answer, once the changes that came before it are applied. */
+async function changed<T>(call: Promise<T>): Promise<T> {
+  const result = await call;
+  applyPendingEvents();
+  return result;
 }
 
 function applyBeforeNextFrame(): void {
