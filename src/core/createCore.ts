@@ -32,12 +32,8 @@ import { LibraryChangeFeed } from './library/libraryChanges';
 import { LibraryService } from './library/libraryService';
 import { indexCacheLimitsHere, watchedQuireMemory, workersAllowed } from './memory/quireHoldings';
 import { modelsDirOf } from './models/catalogue/modelsFolder';
-import { OCR_MODEL_ID } from './models/catalogue/ocrModels';
 import { localCandidates, userCandidates } from './models/detection/detectServers';
-import { LocalModels } from './models/llama/localModels';
-import { LocalPageEmbedders } from './models/onnx/localPageEmbedders';
-import { LocalVisionModels } from './models/vision/localVisionModels';
-import { planLocalModel } from './models/llama/localModelPlan';
+import { createLocalRuntimes } from './models/localRuntimes';
 import { ModelService } from './models/modelService';
 import { serverMemoryEntries } from './models/serverMemoryEntries';
 import { readMachineFacts } from './models/setup/machineFacts';
@@ -152,37 +148,20 @@ export function createCore(config: CoreConfig): Core {
 
   const memory = watchedQuireMemory({ pool: () => pool, index: () => index });
   memory.onChange((budget) => events.emit('memory.onBudget', budget));
-  const localModels = new LocalModels({
-    contextSizeFor: (path) => planLocalModel(memory, path),
-    onMemoryEntry: (entry) => memory.setEntry(entry),
-    gpu: config.gpu ?? 'auto',
-    ...(config.modelThreads ? { threads: config.modelThreads } : {}),
-  });
-  const localPageEmbedders = new LocalPageEmbedders({
-    onMemoryEntry: (entry) => memory.setEntry(entry),
-    idleUnloadMs: config.idleReleaseMs,
-    accelerator: config.gpu ?? 'auto',
-    ...(config.modelThreads ? { threads: config.modelThreads } : {}),
-  });
-  const localVisionModels = new LocalVisionModels({
-    memory,
-    onMemoryEntry: (entry) => memory.setEntry(entry),
-    gpu: config.gpu ?? 'auto',
-    ...(config.modelThreads ? { threads: config.modelThreads } : {}),
-  });
+  const local = createLocalRuntimes(config, memory);
   const modelSettings = new ModelSettingsStore(config.dataDir, () => models.refresh());
   const models: ModelService = new ModelService({
     dataDir: config.dataDir,
     memory: () => memory.budget,
     localModelPath: config.modelPath ?? null,
-    createLocalModel: (path) => localModels.load(path),
+    createLocalModel: (path) => local.models.load(path),
     pageEmbedderPath: config.pageEmbedderPath ?? null,
-    createPageEmbedder: (path) => localPageEmbedders.load(path),
+    createPageEmbedder: (path) => local.pageEmbedders.load(path),
     visionModel:
       config.visionModelPath && config.visionProjectorPath
         ? { modelPath: config.visionModelPath, projectorPath: config.visionProjectorPath }
         : null,
-    createVisionModel: (modelPath, projectorPath) => localVisionModels.load(modelPath, projectorPath),
+    createVisionModel: (modelPath, projectorPath) => local.visionModels.load(modelPath, projectorPath),
     settings: () => modelSettings.current.roles,
     candidates: () => [
       ...(config.detectServers === false ? [] : localCandidates()),
@@ -198,9 +177,7 @@ export function createCore(config: CoreConfig): Core {
     },
     onDownload: (progress) => {
       events.emit('models.onDownload', progress);
-      // A fast OCR model that arrived reads the pages from now on.
-      if (progress.state === 'done' && progress.id.startsWith(`${OCR_MODEL_ID}/`))
-        void ocrSettings.checkModels().catch(() => undefined);
+      ocrSettings.noteDownload(progress);
     },
   });
   /** What model servers hold in memory counts against the same budget as Quire's own models. */
@@ -391,9 +368,7 @@ export function createCore(config: CoreConfig): Core {
       memory.stopWatching();
       await serverMemory.dispose();
       await models.dispose();
-      await localModels.dispose();
-      await localPageEmbedders.dispose();
-      await localVisionModels.dispose();
+      await local.dispose();
       await retrieval.dispose();
       await ingestion?.dispose();
       await pool?.dispose();

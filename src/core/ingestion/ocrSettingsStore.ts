@@ -6,7 +6,7 @@ import { availableOcrEngines, ocrEngineId } from '../documents/ocr/ocrEngines';
 import { TESSERACT_LANGUAGES, tesseractDataDir } from '../documents/ocr/tesseractEngine';
 import type { OcrSettingsKey } from '../index/content/recognizedText';
 import { fastModelDirFor, ocrModelsHere, type OcrModelsHere } from '../models/catalogue/ocrModelFolder';
-import { ocrModelFile } from '../models/catalogue/ocrModels';
+import { OCR_MODEL_ID, ocrModelFile } from '../models/catalogue/ocrModels';
 
 export const DEFAULT_OCR_SETTINGS: OcrSettings = { enabled: true, engine: 'auto', languages: ['eng'] };
 
@@ -67,6 +67,12 @@ export class OcrSettingsStore {
     const before = this.key.engine;
     this.models = await ocrModelsHere(this.modelsDir);
     if (notify && this.key.engine !== before) this.onChange(this.current);
+  }
+
+  /** A download has ended: when it brought a fast model, that model reads pages from now on. */
+  noteDownload(download: { id: string; state: string }): void {
+    if (download.state === 'done' && download.id.startsWith(`${OCR_MODEL_ID}/`))
+      void this.checkModels().catch(() => undefined);
   }
 
   view(): OcrSettingsView {
