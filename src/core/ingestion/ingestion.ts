@@ -22,8 +22,14 @@ import { Reconciliation } from './reconciliation';
 import { fileKey, type FileJob, type FilePriority, type Waiter } from './fileJob';
 import { Scheduler } from './scheduler';
 
-/** Files read at once per pool worker (see the scheduler's constructor below). */
-const FILES_PER_WORKER = 3;
+/**
+ * Files in flight per pool worker (see the scheduler's constructor below). A file holds its slot
+ * until its rows are committed, and on a folder of small files the commits, not the reading, are
+ * what takes the time. On 5,000 small files and 2 workers, 3 per worker made 1,773 commits of
+ * under three files each while the workers sat idle three quarters of the time (183 s); 12 per
+ * worker made 681 of seven (82 s). A file in flight is a path until the pool reads it.
+ */
+const FILES_PER_WORKER = 12;
 
 export interface IngestionOptions {
   library: LibraryService;
@@ -81,8 +87,9 @@ export class Ingestion {
     const { library, index, pool, images, passwords } = options;
     const password = (id: string) => passwords.get(id);
     const readablePath = (path: string) => library.readablePath(path);
-    // More files than workers are in flight, so a file's index commit overlaps the next files'
-    // reading and files arriving together share one commit; background work keeps to the workers.
+    // Many more files than workers are in flight, so a file's index commit overlaps the next
+    // files' reading and files arriving together share one commit; background work keeps to the
+    // workers.
     this.scheduler = new Scheduler(
       Math.max(1, options.concurrency ?? pool.size * FILES_PER_WORKER),
       Math.max(1, pool.size),
