@@ -5,10 +5,11 @@ import { LibraryChangeFeed } from '../../src/core/library/libraryChanges';
 import { LibraryService } from '../../src/core/library/libraryService';
 import {
   applyLibraryChange,
+  applyLibraryChanges,
   isNewerListing,
   withPage,
 } from '../../src/renderer/src/features/library/libraryChange';
-import type { LibraryChange, LibraryListing } from '../../src/shared/domain/library';
+import type { DocumentInfo, LibraryChange, LibraryListing } from '../../src/shared/domain/library';
 import { startLibrary } from '../helpers/libraryRows';
 import { tempDir } from '../helpers/shared';
 
@@ -68,6 +69,58 @@ describe('the library sends its changes, not itself', () => {
 
     const fresh = feed.list();
     expect(follow(start, changes.slice())).toEqual(fresh);
+    // A frame's worth of changes applied in one pass gives the same listing.
+    expect(applyLibraryChanges(start, changes.slice())).toEqual(fresh);
+  });
+
+  it('applies a run of changes in one pass as one by one: a file gone and back, moved, edited twice', () => {
+    const doc = (id: string, path: string, state: DocumentInfo['state'] = 'indexed'): DocumentInfo => ({
+      id,
+      rootId: 'r',
+      path: `/lib/${path}`,
+      relativePath: path,
+      kind: 'markdown',
+      bytes: 1,
+      modifiedMs: 0,
+      pages: 1,
+      state,
+      error: null,
+    });
+    const listing: LibraryListing = {
+      roots: [],
+      skipped: [],
+      scanning: false,
+      documents: [doc('a', 'a.md'), doc('b', 'b.md'), doc('c', 'c.md')],
+      revision: 4,
+    };
+    const change = (from: number, documents: DocumentInfo[], removed: string[] = []): LibraryChange => ({
+      from,
+      to: from + 1,
+      roots: [],
+      skipped: [],
+      scanning: from % 2 === 0,
+      documents,
+      removed,
+    });
+    const run = [
+      change(3, [doc('z', 'z.md')]), // already held: passed over
+      change(4, [doc('a', 'a.md', 'queued')], ['b']),
+      change(5, [doc('b', 'bb.md'), doc('a', 'a.md', 'indexing')]),
+      change(6, [doc('c', '0.md')], ['a']),
+      change(7, [doc('a', 'a.md', 'indexed'), doc('d', 'd.md')]),
+    ];
+    const together = applyLibraryChanges(listing, run);
+    expect(together).toEqual(follow(listing, run));
+    expect(together?.documents.map((d) => `${d.relativePath}:${d.state}`)).toEqual([
+      '0.md:indexed',
+      'a.md:indexed',
+      'bb.md:indexed',
+      'd.md:indexed',
+    ]);
+    expect(together?.revision).toBe(8);
+    expect(applyLibraryChanges(listing, run.slice(0, 1))).toBe(listing);
+    // A gap inside the run: nothing is applied, the caller lists again.
+    expect(applyLibraryChanges(listing, [run[1]!, run[3]!])).toBeNull();
   });
 
   it('keeps the listing in library order as documents come and go, "file 2" before "file 10"', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { DocumentState } from '../../src/shared/domain/library';
 import {
   formatBytes,
   formatEta,
@@ -20,6 +21,7 @@ import {
   documentsByRoot,
   filterDocuments,
   NO_FILTER,
+  showsReasonLine,
   summarizeStates,
 } from '../../src/renderer/src/features/library/libraryView';
 import { inLibraryOrder } from '../../src/renderer/src/features/library/libraryChange';
@@ -276,6 +278,27 @@ describe('highlights, memory, downloads, library', () => {
       drawing: '30 pages left to draw',
       finished: true,
     });
+  });
+
+  it('spells out a reason for errors and states to act on, not for a file passing through the queue', () => {
+    const row = (state: DocumentState, error: string | null = null) => ({
+      id: 'a',
+      rootId: 'r',
+      path: '/a.pdf',
+      relativePath: 'a.pdf',
+      kind: 'pdf' as const,
+      bytes: 1,
+      modifiedMs: 0,
+      pages: 1,
+      state,
+      error,
+    });
+    const shown = (['listed', 'queued', 'indexing', 'indexed', 'failed', 'needsPassword'] as const).map(
+      (state) => showsReasonLine(row(state)),
+    );
+    expect(shown).toEqual([false, false, false, false, true, true]);
+    // A file queued again after a failed attempt still says what went wrong.
+    expect(showsReasonLine(row('queued', 'The file was busy.'))).toBe(true);
   });
 });
 

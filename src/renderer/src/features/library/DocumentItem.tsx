@@ -8,7 +8,7 @@ import { useChatStore } from '../chat/chatStore';
 import { AddToCollection } from '../collections/AddToCollection';
 import { usePagesStore } from '../pages/pagesStore';
 import { useLibraryStore } from './libraryStore';
-import { canRetry, describeLanguage, STATE_LABELS, stateReason } from './libraryView';
+import { canRetry, describeLanguage, showsReasonLine, STATE_LABELS, stateReason } from './libraryView';
 import { UnlockForm } from './UnlockForm';
 
 interface DocumentItemProps {
@@ -99,7 +99,7 @@ export const DocumentItem = memo(function DocumentItem({ document }: DocumentIte
           {ocr}
         </p>
       )}
-      {document.state !== 'indexed' && (
+      {showsReasonLine(document) && (
         <p
           className={document.error ? 'document-item__error' : 'document-item__reason muted small'}
           data-testid={document.error ? 'document-error' : 'document-reason'}

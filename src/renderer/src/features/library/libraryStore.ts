@@ -6,7 +6,7 @@ import { quire } from '../../ipc/client';
 import { errorOf } from '../../lib/callResult';
 import { afterNextPaint, beforeNextFrame } from '../../lib/afterPaint';
 import { FreshnessGuard } from '../../lib/freshness';
-import { applyLibraryChange, inLibraryOrder, isNewerListing, withPage } from './libraryChange';
+import { applyLibraryChanges, inLibraryOrder, isNewerListing, withPage } from './libraryChange';
 import { noteFirstListing } from './libraryShown';
 
 export interface LibraryState {
@@ -162,7 +162,7 @@ function takeListing(result: CallResult<LibraryListing>): void {
   }
   let listing: LibraryListing | null = inLibraryOrder(result.value);
   // Changes that arrived before any listing: those it already holds leave it as it is.
-  for (const change of changesBeforeListing) listing = listing && applyLibraryChange(listing, change);
+  if (changesBeforeListing.length > 0) listing = applyLibraryChanges(listing, changesBeforeListing);
   changesBeforeListing = [];
   if (listing) useLibraryStore.setState({ snapshot: listing, loadError: null });
   else void fetchLibrary();
@@ -184,13 +184,9 @@ function applyPendingEvents(): void {
     if (!listingInFlight) void fetchLibrary();
     return;
   }
-  let next = held;
-  for (const change of changes) {
-    const applied = applyLibraryChange(next, change);
-    // A change was missed: the library is listed again, which holds these changes too.
-    if (!applied) return void fetchLibrary();
-    next = applied;
-  }
+  const next = applyLibraryChanges(held, changes);
+  // A change was missed: the library is listed again, which holds these changes too.
+  if (!next) return void fetchLibrary();
   if (next !== held) useLibraryStore.setState({ snapshot: next, loadError: null });
 }
 

@@ -124,14 +124,27 @@ export interface DocumentFilter {
 
 export const NO_FILTER: DocumentFilter = { text: '', state: 'all', sort: 'name' };
 
+/** States a file passes through on its way to being indexed. */
+const PASSING_STATES: ReadonlySet<DocumentState> = new Set(['listed', 'queued', 'indexing']);
+
 const STATE_GROUPS: Record<StateFilter, ReadonlySet<DocumentState> | null> = {
   all: null,
   problems: new Set(['failed', 'quarantined', 'needsPassword', 'unsupported']),
-  waiting: new Set(['listed', 'queued', 'indexing']),
+  waiting: PASSING_STATES,
   indexed: new Set(['indexed']),
 };
 
 const STATE_ORDER = Object.keys(STATE_LABELS) as DocumentState[];
+
+/**
+ * Whether a row spells out why it is in its state: for an error or a state the user must act on. A
+ * file passing through listed, queued and indexing says so in its badge alone, so the row keeps its
+ * height and a list of thousands changing state is not laid out again.
+ */
+export function showsReasonLine(doc: DocumentInfo): boolean {
+  if (doc.state === 'indexed') return false;
+  return doc.error !== null || !PASSING_STATES.has(doc.state);
+}
 
 const byName = (a: DocumentInfo, b: DocumentInfo) => compareLibraryPaths(a.relativePath, b.relativePath);
 
