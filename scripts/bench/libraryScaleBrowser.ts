@@ -7,8 +7,9 @@
 import { existsSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startServe } from '../../test/e2e/serveProcess';
+import { launchChromiumInSession } from './chromiumInSession';
 
 const CHROMIUM_PATHS = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
 /**
@@ -62,18 +63,17 @@ export async function measureListInChromium(
 ): Promise<ListInBrowser> {
   const serve = await startServe(dataDir, images ? [] : ['--no-images']);
   const executablePath = process.env.QUIRE_CHROMIUM ?? CHROMIUM_PATHS.find((path) => existsSync(path));
-  const browser = await chromium.launch({
-    ...(executablePath ? { executablePath } : {}),
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      `--disable-features=${BROWSER_UI_FEATURES.join(',')}`,
-    ],
-  });
+  if (!executablePath) throw new Error('No Chromium here: install Debian chromium or set QUIRE_CHROMIUM.');
+  const { browser, close } = await launchChromiumInSession(executablePath, [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--no-first-run',
+    `--disable-features=${BROWSER_UI_FEATURES.join(',')}`,
+  ]);
   try {
     // The app's CSP forbids evaluating text; the measuring code is the harness's, not the app's.
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
+    const page = await context.newPage();
     const firstRows = new FirstRows();
     await page.exposeFunction('quireBenchFirstRow', (at: number) => firstRows.note(at));
     await page.addInitScript(FIRST_ROW_WATCH);
@@ -123,7 +123,7 @@ export async function measureListInChromium(
       changedFiles: changed.length,
     };
   } finally {
-    await browser.close();
+    await close();
     await serve.stop();
   }
 }

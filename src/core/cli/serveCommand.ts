@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { killLiveChildren } from '../common/entryPoints';
 import { guardProcess } from '../common/processGuards';
+import { lowerThisProcess } from '../common/processPriority';
 import { createCore } from '../createCore';
 import type { ModelLaunchOptions } from '../models/launchOptions';
 import { startLoopbackServer } from '../server/loopbackServer';
@@ -22,6 +23,10 @@ export async function serveCommand(
     label: 'quire serve',
     log: (message) => console.error(`${new Date().toISOString()} ${message}`),
   });
+  // All of this process is engine: it indexes and answers below the browser window's priority. It
+  // is lowered before the index starts its threads, since a thread takes its starter's priority.
+  const priority = lowerThisProcess();
+  if (priority.failed) console.warn(`quire: could not lower the server's CPU priority: ${priority.failed}`);
   const core = createCore({
     dataDir: options.dataDir,
     watch: true,

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { QuireError, toErrorInfo } from '../../../shared/errors';
+import { lowerThisThread } from '../../common/processPriority';
 import type { DocumentKind } from '../../../shared/domain/library';
 import { selectOcrEngine } from '../ocr/ocrEngines';
 import { OcrStore } from '../ocr/ocrStore';
@@ -153,6 +154,8 @@ async function laidOutPage(path: string, kind: DocumentKind, page: number) {
 
 const port = parentPort;
 if (!port) throw new Error('document.worker must run in a worker thread');
+// Reading documents is background work: the window is drawn first (see processPriority.ts).
+lowerThisThread();
 port.on('message', (request: JobRequest) => {
   run(request.job).then(
     (value) => port.postMessage({ id: request.id, ok: true, value } satisfies JobResponse),
