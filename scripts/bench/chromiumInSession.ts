@@ -30,6 +30,8 @@ export async function launchChromiumInSession(
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Every error of the child is reported; the first one while starting fails the launch below.
+  child.on('error', (error) => console.error('bench: Chromium:', error.message));
   try {
     const endpoint = await new Promise<string>((resolve, reject) => {
       let output = '';

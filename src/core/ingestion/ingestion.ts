@@ -30,6 +30,11 @@ import { Scheduler } from './scheduler';
  * worker made 681 of seven (82 s). A file in flight is a path until the pool reads it.
  */
 const FILES_PER_WORKER = 12;
+/**
+ * A file read and not yet committed holds its text and chunks: however many cores, no more files
+ * than this are in flight, so a machine with many workers and a folder of large files stays flat.
+ */
+const MOST_FILES_IN_FLIGHT = 32;
 
 export interface IngestionOptions {
   library: LibraryService;
@@ -91,7 +96,7 @@ export class Ingestion {
     // files' reading and files arriving together share one commit; background work keeps to the
     // workers.
     this.scheduler = new Scheduler(
-      Math.max(1, options.concurrency ?? pool.size * FILES_PER_WORKER),
+      Math.max(1, options.concurrency ?? Math.min(pool.size * FILES_PER_WORKER, MOST_FILES_IN_FLIGHT)),
       Math.max(1, pool.size),
     );
     this.scheduler.events.on('idle', () => this.onIdle());
