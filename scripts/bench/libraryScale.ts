@@ -23,6 +23,8 @@ import { sampleTreeRss } from './processTreeMemory';
 import type { BenchReport } from './report';
 
 const LIST_CALLS = 40;
+/** Rounds of the search queries: 40 searches each, scoped and not, for their p95. */
+const SEARCH_ROUNDS = 5;
 const QUERIES = ['pressure', 'contract', 'temperature', 'network', 'income', 'protein', 'voltage', 'storage'];
 const TARGETS = {
   searchableSeconds: 600,
@@ -164,20 +166,28 @@ async function measureCore(
     Array.from({ length: LIST_CALLS }, () => ({})),
   );
   const folderScope = { paths: [join(folder, 'folder-007')] };
-  const unscoped = p95(
-    await timeCalls(
-      core,
-      'search.query',
-      QUERIES.map((query) => ({ query, k: 10 })),
-    ),
-  );
-  const scoped = p95(
-    await timeCalls(
-      core,
-      'search.query',
-      QUERIES.map((query) => ({ query, k: 10, scope: folderScope })),
-    ),
-  );
+  // A p95 of eight searches is their slowest: each set runs in rounds, the two alternating, so that a
+  // busy moment of the machine weighs on both alike.
+  const unscopedTimes: number[] = [];
+  const scopedTimes: number[] = [];
+  for (let round = 0; round < SEARCH_ROUNDS; round++) {
+    unscopedTimes.push(
+      ...(await timeCalls(
+        core,
+        'search.query',
+        QUERIES.map((query) => ({ query, k: 10 })),
+      )),
+    );
+    scopedTimes.push(
+      ...(await timeCalls(
+        core,
+        'search.query',
+        QUERIES.map((query) => ({ query, k: 10, scope: folderScope })),
+      )),
+    );
+  }
+  const unscoped = p95(unscopedTimes);
+  const scoped = p95(scopedTimes);
   return {
     files: snapshot.documents.length,
     pages: snapshot.documents.reduce((sum, d) => sum + (d.pages ?? 0), 0),
@@ -197,8 +207,15 @@ type CoreFigures = Awaited<ReturnType<typeof measureCore>>;
 
 function browserRows(browser: ListInBrowser): BenchReport['rows'] {
   return [
-    { measure: 'Chromium: first document row painted, ms (browser just started)', value: browser.firstRowMs },
-    { measure: '  of which after the app script arrived, ms', value: browser.firstRowAfterScriptMs },
+    {
+      measure: `Chromium: first document row painted, ms (median of ${browser.coldFirstRowsMs.length} cold starts)`,
+      value: browser.firstRowMs,
+    },
+    ...browser.coldFirstRowsMs.map((value, i) => ({ measure: `  cold start ${i + 1}, ms`, value })),
+    {
+      measure: '  of the median start, after the app script arrived, ms',
+      value: browser.firstRowAfterScriptMs,
+    },
     { measure: 'Chromium: first document row painted after a reload, ms', value: browser.firstRowReloadedMs },
     {
       measure: `Chromium: longest frame while ${browser.changedFiles} files change, ms`,

@@ -25,6 +25,10 @@ import {
   summarizeStates,
 } from '../../src/renderer/src/features/library/libraryView';
 import { inLibraryOrder } from '../../src/renderer/src/features/library/libraryChange';
+import {
+  parseServedFirstRows,
+  takeServedFirstRows,
+} from '../../src/renderer/src/features/library/servedFirstRows';
 import { encodeCall, parseServerMessage, PendingCalls } from '../../src/renderer/src/ipc/socketMessages';
 import { takeSessionToken, socketUrl } from '../../src/renderer/src/ipc/sessionToken';
 import { readStoredTheme } from '../../src/renderer/src/features/settings/theme';
@@ -369,6 +373,31 @@ describe('wire format and token', () => {
     );
     expect(socketUrl({ protocol: 'https:', host: 'h' }, null)).toBe('wss://h/ws');
   });
+  it('takes the first rows the served page holds once, and only a listing', () => {
+    const listing = { roots: [], documents: [], skipped: [], scanning: false, revision: 4, omitted: 9 };
+    const text = JSON.stringify({ ok: true, value: listing });
+    let removed = 0;
+    const block = { textContent: text, remove: () => removed++ };
+    const page = {
+      getElementById: (id: string) => (id === 'quire-first-rows' && removed === 0 ? block : null),
+    };
+    expect(takeServedFirstRows(page as unknown as Document)).toEqual(listing);
+    expect(removed).toBe(1);
+    expect(takeServedFirstRows(page as unknown as Document)).toBeNull();
+    for (const bad of [
+      null,
+      '',
+      '{',
+      'null',
+      JSON.stringify({ ok: false, error: { code: 'internal', message: 'no' } }),
+      JSON.stringify({ ok: true, value: { ...listing, documents: null } }),
+      JSON.stringify({ ok: true, value: { ...listing, revision: '4' } }),
+      JSON.stringify({ ok: true }),
+    ]) {
+      expect(parseServedFirstRows(bad), String(bad)).toBeNull();
+    }
+  });
+
   it('reads a stored theme defensively', () => {
     expect(readStoredTheme({ getItem: () => 'dark' })).toBe('dark');
     expect(readStoredTheme({ getItem: () => 'purple' })).toBe('system');

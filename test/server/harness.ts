@@ -18,16 +18,25 @@ export interface LiveServer {
   close(): Promise<void>;
 }
 
-/** The real core and the real loopback server in this process, on a free port, over a stub UI build. */
-export async function startLiveServer(): Promise<LiveServer> {
+/**
+ * The real core and the real loopback server in this process, on a free port, over a stub UI build.
+ * `beforeStart` can change the build and the work folder before the server reads the build.
+ */
+export async function startLiveServer(
+  beforeStart?: (folders: { staticDir: string; workDir: string }) => Promise<void>,
+): Promise<LiveServer> {
   const dir = await tempDir('quire-serve-');
   const dataDir = join(dir.path, 'data');
   const workDir = join(dir.path, 'work');
   const staticDir = join(dir.path, 'renderer');
   await mkdir(workDir, { recursive: true });
   await mkdir(join(staticDir, 'assets'), { recursive: true });
-  await writeFile(join(staticDir, 'index.html'), '<!doctype html><title>Quire</title>');
+  await writeFile(
+    join(staticDir, 'index.html'),
+    '<!doctype html><html><head><title>Quire</title></head><body><div id="root"></div></body></html>',
+  );
   await writeFile(join(staticDir, 'assets', 'app.js'), 'console.log("quire");');
+  await beforeStart?.({ staticDir, workDir });
   const core = createCore({ dataDir, detectServers: false, findModels: false, ingest: false });
   await core.start();
   const server = await startLoopbackServer({ core, staticDir, port: 0 });

@@ -1,16 +1,17 @@
 import { get } from 'node:http';
 import { connect } from 'node:net';
-import { symlink, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLiveServer, type LiveServer } from './harness';
 
 let live: LiveServer;
 beforeAll(async () => {
-  live = await startLiveServer();
-  // A link inside the UI build that leads to a file outside it.
-  await writeFile(join(live.workDir, 'private.txt'), 'not part of the UI');
-  await symlink(join(live.workDir, 'private.txt'), join(live.staticDir, 'assets', 'leak.js'));
+  live = await startLiveServer(async ({ staticDir, workDir }) => {
+    // A link inside the UI build that leads to a file outside it.
+    await writeFile(join(workDir, 'private.txt'), 'not part of the UI');
+    await symlink(join(workDir, 'private.txt'), join(staticDir, 'assets', 'leak.js'));
+  });
 });
 afterAll(() => live.close());
 
@@ -76,6 +77,36 @@ describe('quire serve over HTTP', () => {
     ]) {
       const reply = await rawGet(withToken(climb));
       expect(reply.body, climb).not.toContain('not part of the UI');
+    }
+  });
+
+  it("serves the page with the library's first rows in a block no file name can close", async () => {
+    // A folder name may hold `</script>`: split over two folders, `x<` and `script>`.
+    const folder = join(live.workDir, 'library');
+    const nested = join(folder, 'x<', 'script>');
+    await mkdir(nested, { recursive: true });
+    await writeFile(join(nested, 'notes.md'), '# Notes\n');
+    await writeFile(join(folder, 'a.md'), '# A\n');
+    const added = await live.core.dispatch('library.addFolder', { path: folder });
+    expect(added.ok).toBe(true);
+    await live.core.library.whenIdle();
+    for (const path of ['/', '/index.html', '/some/route/the/app/draws']) {
+      const page = await rawGet(withToken(path));
+      expect(page.status, path).toBe(200);
+      expect(page.headers['cache-control'], path).toBe('no-store');
+      const blocks = [
+        ...page.body.matchAll(/<script type="application\/json" id="quire-first-rows">(.*?)<\/script>/gs),
+      ];
+      expect(blocks, path).toHaveLength(1);
+      expect(page.body.match(/<\/script>/g), path).toHaveLength(1);
+      expect(page.body.indexOf('<div id="root">'), path).toBeLessThan(page.body.indexOf('quire-first-rows'));
+      expect(page.body.trimEnd().endsWith('</body></html>'), path).toBe(true);
+      const answer = JSON.parse(blocks[0]![1]!) as { ok: boolean; value: { documents: { path: string }[] } };
+      expect(answer.ok).toBe(true);
+      expect(answer.value.documents.map((doc) => doc.path)).toEqual([
+        join(folder, 'a.md'),
+        join(nested, 'notes.md'),
+      ]);
     }
   });
 

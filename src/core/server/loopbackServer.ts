@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { eventNames } from '../../shared/ipc/contract';
+import { FIRST_ROWS } from '../../shared/ipc/firstRows';
 import type { Core } from '../createCore';
 import {
   allowedHosts,
@@ -16,7 +16,7 @@ import {
 import { MAX_FRAME_BYTES } from './callFrames';
 import { sendFrame, serveCallSocket } from './callSocket';
 import { isPageImagePath, servePageImage } from './pageImageRoute';
-import { serveStatic } from './staticFiles';
+import { RendererBuild } from './rendererBuild';
 
 export interface LoopbackServerOptions {
   core: Core;
@@ -68,9 +68,7 @@ function securityHeaders(port: number): Record<string, string> {
 export async function startLoopbackServer(options: LoopbackServerOptions): Promise<LoopbackServer> {
   const host = options.host ?? '127.0.0.1';
   const token = options.token ?? newToken();
-  if (!existsSync(options.staticDir)) {
-    throw new Error(`The UI is not built (${options.staticDir} is missing): run \`npm run build\` first.`);
-  }
+  const build = await RendererBuild.load(options.staticDir);
   const log = options.log ?? ((message: string) => console.error(`quire serve: ${message}`));
   let hosts = new Set<string>();
   let headers: Record<string, string> = {};
@@ -109,7 +107,8 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
       });
       return;
     }
-    serveStatic(options.staticDir, path, response).catch((error: unknown) => {
+    const firstRows = () => options.core.dispatch('library.list', { limit: FIRST_ROWS });
+    build.serve(path, response, firstRows).catch((error: unknown) => {
       log(`serving ${path} failed: ${error instanceof Error ? error.message : String(error)}`);
       response.destroy();
     });

@@ -7,7 +7,9 @@ import { errorOf } from '../../lib/callResult';
 import { afterNextPaint, beforeNextFrame } from '../../lib/afterPaint';
 import { FreshnessGuard } from '../../lib/freshness';
 import { applyLibraryChanges, inLibraryOrder, isNewerListing, withPage } from './libraryChange';
+import { FIRST_ROWS } from '../../../../shared/ipc/firstRows';
 import { noteFirstListing } from './libraryShown';
+import { takeServedFirstRows } from './servedFirstRows';
 
 export interface LibraryState {
   snapshot: LibraryListing | null;
@@ -88,8 +90,6 @@ function applyProgressCall(result: Awaited<ReturnType<(typeof quire)['library.pa
   return errorOf(result);
 }
 
-/** Rows enough for a tall window: listed first, so the library paints before the whole of it arrives. */
-const FIRST_ROWS = 60;
 /** Rows of each later page: small enough that reading one never holds the window up for long. */
 const PAGE_ROWS = 2000;
 /** A listing being fetched; whether another is wanted once it is in; changes before any listing. */
@@ -115,9 +115,11 @@ function fetchLibrary(): Promise<void> {
 async function listLibrary(): Promise<void> {
   const progressToken = progressGuard.begin();
   const progress = quire['library.progress']({});
-  // A window with nothing shown lists in pages: the first rows paint at once, and no page is big
-  // enough to hold up a frame. One that shows the library (a reconnect) lists it whole.
-  if (useLibraryStore.getState().snapshot) {
+  // A window with nothing shown, or only the first rows its page came with, lists in pages: the first
+  // rows paint at once, and no page is big enough to hold up a frame. One that shows the whole
+  // library (a reconnect) lists it whole.
+  const held = useLibraryStore.getState().snapshot;
+  if (held && held.omitted === undefined) {
     takeListing(await quire['library.list']({}));
     noteFirstListing();
   } else await listInPages();
@@ -127,9 +129,14 @@ async function listLibrary(): Promise<void> {
 }
 
 async function listInPages(): Promise<void> {
-  let page = await quire['library.list']({ limit: FIRST_ROWS });
-  takeListing(page);
-  noteFirstListing();
+  const held = useLibraryStore.getState().snapshot;
+  let page: CallResult<LibraryListing>;
+  if (held) page = { ok: true, value: held };
+  else {
+    page = await quire['library.list']({ limit: FIRST_ROWS });
+    takeListing(page);
+    noteFirstListing();
+  }
   // The first rows are painted before the next page is asked for: reading it would delay that paint.
   await afterNextPaint();
   while (page.ok && page.value.omitted !== undefined) {
@@ -201,8 +208,16 @@ function applyBeforeNextFrame(): void {
   cancelPendingFrame ??= beforeNextFrame(applyPendingEvents);
 }
 
-/** Mirrors the engine's library: fetch on every (re)connect, then follow its events. */
+/**
+ * Mirrors the engine's library: the first rows the page came with at once (before the window's first
+ * render), a listing on every (re)connect, then its events.
+ */
 export function startLibrarySync(onConnected: (listener: () => void) => () => void): () => void {
+  const served = takeServedFirstRows();
+  if (served) {
+    takeListing({ ok: true, value: served });
+    noteFirstListing();
+  }
   const stops = [
     quire.on('library.onChanged', (change) => {
       pendingChanges.push(change);
