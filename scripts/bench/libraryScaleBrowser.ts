@@ -193,10 +193,10 @@ async function firstRowPainted(
   reported: Promise<number>,
 ): Promise<{ firstRow: number; scriptArrived: number }> {
   const firstRow = await reported;
-  // In-page code is passed as text: it runs in the page, not in this process. Scripts asked for
-  // after the first row (the contract's checks) are not part of it.
+  // In-page code is passed as text: it runs in the page, not in this process. The app's script is the
+  // page's own module script; the chunks it loads once the rows are painted are not part of it.
   const scriptArrived = (await page.evaluate(
-    `Math.max(0, ...performance.getEntriesByType('resource').filter((r) => r.name.endsWith('.js') && r.startTime < ${firstRow}).map((r) => r.responseEnd))`,
+    `performance.getEntriesByName(document.querySelector('script[type="module"][src]').src)[0].responseEnd`,
   )) as number;
   return { firstRow, scriptArrived };
 }

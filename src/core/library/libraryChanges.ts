@@ -42,7 +42,7 @@ function firstAfter(documents: readonly DocumentInfo[], path: string): number {
  */
 export class LibraryChangeFeed {
   private revision = 0;
-  private sent = new Map<string, DocumentInfo>();
+  private readonly sent = new Map<string, DocumentInfo>();
   private sentOther = '';
 
   constructor(
@@ -81,17 +81,21 @@ export class LibraryChangeFeed {
 
   private send(snapshot: LibrarySnapshot): void {
     const documents: DocumentInfo[] = [];
-    const current = new Map<string, DocumentInfo>();
+    let stillListed = 0;
     for (const doc of snapshot.documents) {
-      current.set(doc.id, doc);
       const before = this.sent.get(doc.id);
+      if (before) stillListed++;
       // The library lists an unchanged document as the same object: most are passed over at once.
-      if (!before || (before !== doc && !sameDocument(before, doc))) documents.push(doc);
+      if (before === doc) continue;
+      if (before && sameDocument(before, doc)) this.sent.set(doc.id, doc);
+      else documents.push(doc);
     }
-    const removed = [...this.sent.keys()].filter((id) => !current.has(id));
+    // Nothing sent has left when every document sent is still listed: no set of ten thousand ids then.
+    const removed = stillListed === this.sent.size ? [] : this.leftSince(snapshot);
     const other = JSON.stringify([snapshot.roots, snapshot.skipped, snapshot.scanning]);
     if (documents.length === 0 && removed.length === 0 && other === this.sentOther) return;
-    this.sent = current;
+    for (const doc of documents) this.sent.set(doc.id, doc);
+    for (const id of removed) this.sent.delete(id);
     this.sentOther = other;
     const from = this.revision++;
     this.emit({
@@ -103,5 +107,11 @@ export class LibraryChangeFeed {
       documents,
       removed,
     });
+  }
+
+  /** The ids sent that the snapshot no longer lists. */
+  private leftSince(snapshot: LibrarySnapshot): string[] {
+    const listed = new Set(snapshot.documents.map((doc) => doc.id));
+    return [...this.sent.keys()].filter((id) => !listed.has(id));
   }
 }
