@@ -109,7 +109,8 @@ export class Index {
         () => content.referencedHashes(),
         fullText,
         vectors,
-        (scope) => resolveScope(scope, documents.list(), collections),
+        // Resolved on every scoped search: a pass over the documents, never a sort of them.
+        (scope) => resolveScope(scope, documents.unordered(), collections),
       );
       const maintenance = new IndexMaintenance(tables, documents, fullText, vectors, options.vectorIndexRows);
       return new Index(tables, documents, collections, content, recognized, vectors, search, maintenance, {

@@ -16,10 +16,10 @@ export interface ResolvedScope {
   missing: string[];
 }
 
-/** Whether `path` is `target` or lies under the folder `target`. */
-function within(path: string, target: string): boolean {
+/** Whether a path is `target` or lies under the folder `target`; made once per target, asked per document. */
+function within(target: string): (path: string) => boolean {
   const folder = target.endsWith(sep) ? target : target + sep;
-  return path === target || path.startsWith(folder);
+  return (path) => path === target || path.startsWith(folder);
 }
 
 /**
@@ -36,15 +36,19 @@ export function resolveScope(
   if (!scope || isWholeLibrary(scope))
     return { documentIds: null, searched: 'the whole library', missing: [] };
   const ids = new Set<string>();
-  const byId = new Set(documents.map((d) => d.id));
-  for (const id of scope.documents ?? []) {
-    if (!byId.has(id)) throw new QuireError('not_found', `The document "${id}" is no longer in the library.`);
-    ids.add(id);
+  if (scope.documents?.length) {
+    const byId = new Set(documents.map((d) => d.id));
+    for (const id of scope.documents) {
+      if (!byId.has(id))
+        throw new QuireError('not_found', `The document "${id}" is no longer in the library.`);
+      ids.add(id);
+    }
   }
   const admit = (target: string): boolean => {
+    const holds = within(target);
     let found = false;
     for (const document of documents) {
-      if (within(document.path, target)) {
+      if (holds(document.path)) {
         ids.add(document.id);
         found = true;
       }

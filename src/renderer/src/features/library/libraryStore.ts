@@ -2,12 +2,12 @@ import { create } from 'zustand';
 import type { ErrorInfo } from '../../../../shared/errors';
 import type { IndexProgress, LibraryChange, LibraryListing } from '../../../../shared/domain/library';
 import type { CallResult } from '../../../../shared/ipc/contract';
+import { FIRST_ROWS } from '../../../../shared/ipc/firstRows';
 import { quire } from '../../ipc/client';
 import { errorOf } from '../../lib/callResult';
 import { afterNextPaint, beforeNextFrame } from '../../lib/afterPaint';
 import { FreshnessGuard } from '../../lib/freshness';
 import { applyLibraryChanges, inLibraryOrder, isNewerListing, withPage } from './libraryChange';
-import { FIRST_ROWS } from '../../../../shared/ipc/firstRows';
 import { noteFirstListing } from './libraryShown';
 import { takeServedFirstRows } from './servedFirstRows';
 
