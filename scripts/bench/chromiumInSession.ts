@@ -56,14 +56,19 @@ export async function launchChromiumInSession(
         const killLater = setTimeout(() => child.kill('SIGKILL'), 5000);
         await exited;
         clearTimeout(killLater);
-        await rm(profile, { recursive: true, force: true });
+        // The browser's helpers can still be writing to the profile as its main process exits.
+        await rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch(
+          (error: unknown) => console.error(`bench: Chromium's profile ${profile} is left behind:`, error),
+        );
       },
     };
   } catch (error) {
     child.kill('SIGKILL');
     // A browser that never started (no such file) may not report an exit.
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 1000))]);
-    await rm(profile, { recursive: true, force: true });
+    await rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch(
+      () => undefined,
+    );
     throw error;
   }
 }

@@ -144,8 +144,11 @@ async function openWindow(dataDir: string, serveArgs: string[]) {
     throw error;
   });
   const close = async () => {
-    await browser.close();
-    await serve.stop();
+    try {
+      await browser.close();
+    } finally {
+      await serve.stop();
+    }
   };
   try {
     // The app's CSP forbids evaluating text; the measuring code is the harness's, not the app's.
