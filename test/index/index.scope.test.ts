@@ -187,7 +187,7 @@ describe('The scope prefilter', () => {
     };
     const scope = scopeFor(
       owners,
-      owners.referencedHashes(),
+      () => owners.referencedHashes(),
       undefined,
       new Set(documents.slice(0, 2100).map((d) => d.id)),
     );

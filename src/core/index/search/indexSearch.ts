@@ -87,7 +87,7 @@ export class IndexSearch implements Searcher {
   /** The content a search may read: its filter and scope, resolved, as an exact SQL prefilter. */
   private contentScope(filter: SearchFilter | undefined): ContentScope {
     const inScope = filter?.scope ? this.resolver(filter.scope).documentIds : null;
-    return scopeFor(this.owners, this.stored(), filter, inScope);
+    return scopeFor(this.owners, this.stored, filter, inScope);
   }
 
   async documents(query: string, options: DocumentSearchOptions = {}): Promise<DocumentMatch[]> {

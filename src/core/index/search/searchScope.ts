@@ -24,13 +24,14 @@ export interface ContentScope {
 const HASHES_PER_LIST = 1000;
 
 /**
- * `stored` names every hash that has rows now (documents' and those still being written);
+ * `stored` names every hash that has rows now (documents' and those still being written), asked for
+ * only when nothing narrows the search (a set of every hash is not built for a scoped one);
  * `inScope` the documents the caller's scope admits (null: all). The result's `where` is always
  * exact, so LanceDB applies it before ranking and a scoped search ranks only scoped rows.
  */
 export function scopeFor(
   owners: ContentOwners,
-  stored: Set<string>,
+  stored: () => Set<string>,
   filter: SearchFilter | undefined,
   inScope: Set<string> | null = null,
 ): ContentScope {
@@ -40,7 +41,7 @@ export function scopeFor(
     if (!admits || list.some(admits)) allowed.add(hash);
   }
   if (admits) return { where: anyOf(allowed), allowed, admits };
-  const hidden = [...stored].filter((hash) => !allowed.has(hash));
+  const hidden = [...stored()].filter((hash) => !allowed.has(hash));
   if (hidden.length === 0) return { where: null, allowed, admits };
   // Whichever list is shorter says the same thing.
   const where =
