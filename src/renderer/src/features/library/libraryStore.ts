@@ -122,16 +122,16 @@ async function listLibrary(): Promise<void> {
   if (held && held.omitted === undefined) {
     takeListing(await quire['library.list']({}));
     noteFirstListing();
-  } else await listInPages();
+  } else await listInPages(held);
   const progressResult = await progress;
   if (progressResult.ok && progressGuard.isFresh(progressToken))
     useLibraryStore.setState({ progress: progressResult.value });
 }
 
-async function listInPages(): Promise<void> {
-  const held = useLibraryStore.getState().snapshot;
+/** Lists in pages, going on from `shown` (the first rows the page came with) when there is one. */
+async function listInPages(shown: LibraryListing | null): Promise<void> {
   let page: CallResult<LibraryListing>;
-  if (held) page = { ok: true, value: held };
+  if (shown) page = { ok: true, value: shown };
   else {
     page = await quire['library.list']({ limit: FIRST_ROWS });
     takeListing(page);
