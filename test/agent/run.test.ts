@@ -48,6 +48,27 @@ describe('runAgent', () => {
     expect(JSON.stringify(run.models.decide!.requests[2]!.jsonSchema)).toContain('"open_citation"');
   });
 
+  it('opens the source a question requires when the model ends its turn straight after a search', async () => {
+    // Seen with a real 1.5B model: it searched with end=true, and every draft then failed the gate
+    // for want of an opened source, because drafting alone never opens one.
+    const run = await runScripted({
+      question: 'What payload does the Orbit 3 controller support?',
+      decide: [
+        {
+          tool: 'text_search',
+          inputs: { query: 'Orbit 3 maximum payload', k: '5', mode: 'hybrid' },
+          end: true,
+        },
+      ],
+      answer: [{ answer: 'It supports "a maximum payload of 12 kg" [1].' }],
+    });
+    expect(run.outcome.status).toBe('answered');
+    expect(run.ports.calls.openChunk).toEqual(['doc-handbook:p1:c0']);
+    const opened = run.of('decision').filter((d) => d.tool === 'open_citation');
+    expect(opened.map((d) => d.source)).toEqual(['auto']);
+    expect(run.of('validation').map((v) => v.passed)).toEqual([true]);
+  });
+
   it('answers "how many PDFs" from the library tool without searching', async () => {
     const run = await runScripted({
       question: 'How many PDFs do I have?',

@@ -163,6 +163,8 @@ export class AgentRun {
     const tool = this.tools.find((t) => t.ends);
     if (!tool) throw new QuireError('internal', 'No answering tool is configured.');
     for (;;) {
+      // A run stopped by its limits answers with what it has; one that chose to end may still open.
+      if (source !== 'forced') await this.openRequiredSources();
       const inputs = tool.defaultInputs(this.state);
       this.emitDecision({
         tool,
@@ -175,6 +177,33 @@ export class AgentRun {
       if (verdict.passed && (await this.recheckCoverage())) continue;
       if (verdict.passed) return this.finish(verdict);
       if (!this.repromptOrStop(verdict)) return this.finish(verdict);
+    }
+  }
+
+  /**
+   * Opens the sources the question requires before a draft the model did not plan, since a draft
+   * alone cannot open them: a model that answers straight after a search would fail the gate each time.
+   */
+  private async openRequiredSources(): Promise<void> {
+    const open = this.tools.find((t) => t.name === 'open_citation');
+    if (!open) return;
+    while (
+      this.state.sources.openedCount() < this.state.requirements.minOpened &&
+      this.state.sources.all().some((s) => !s.opened) &&
+      this.state.toolCalls < this.limits.maxToolCalls &&
+      this.usable(open)
+    ) {
+      const inputs = open.defaultInputs(this.state);
+      this.emitDecision({
+        tool: open,
+        inputs,
+        reasoning: 'Open the source the answer will cite.',
+        end: false,
+        source: 'auto',
+      });
+      const before = this.state.sources.openedCount();
+      await this.runTool(open, inputs, 'auto');
+      if (this.state.sources.openedCount() === before) return;
     }
   }
 
