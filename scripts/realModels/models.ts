@@ -49,6 +49,8 @@ export interface GgufCandidate extends CandidateBase {
   /** A text file in the package that states the joined file's sha256 (`EXPECTED_SHA256 = "…"`). */
   statedSha256?: PackagedFile;
   architecture?: string;
+  /** What the header's `general.name` must match. */
+  modelName?: RegExp;
   minParameters?: number;
 }
 
@@ -157,6 +159,9 @@ async function checkGguf(candidate: GgufCandidate, path: string): Promise<number
     throw new CandidateRejectedError(
       `holds a ${header.architecture ?? 'unnamed'} model (${header.name ?? 'no name'}), not ${candidate.architecture}`,
     );
+  }
+  if (candidate.modelName && !candidate.modelName.test(header.name ?? '')) {
+    throw new CandidateRejectedError(`holds ${header.name ?? 'an unnamed model'}, not ${candidate.modelName.source}`);
   }
   if (candidate.minParameters && header.parameters < candidate.minParameters) {
     throw new CandidateRejectedError(
