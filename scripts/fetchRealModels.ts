@@ -6,15 +6,18 @@
  * files that match their pins are reused without calling any registry. `--pin` records the sha256 of
  * models that have no pin yet (done once, when a model is added).
  */
-import { readdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { REAL_MODEL_SLOTS } from './realModels/catalogue';
 import { MANIFEST_FILE, realModelsDir } from './realModels/manifest';
-import { fetchRealModels, type Pin } from './realModels/models';
+import { failureLines, fetchRealModels, PARTIAL_SUFFIX, type Pin } from './realModels/models';
 import pins from './realModels/pins.json' with { type: 'json' };
 import { obtainFromRegistries } from './realModels/registries';
 
 const PINS_PATH = new URL('./realModels/pins.json', import.meta.url);
+
+// Old enough that no run still writes it (a run writes its largest file in about a minute).
+const LEFTOVER_AGE_MS = 60 * 60 * 1000;
 
 /** Leftovers of an interrupted run: download folders and half-written files. */
 async function removeLeftovers(cacheDir: string): Promise<void> {
@@ -25,9 +28,10 @@ async function removeLeftovers(cacheDir: string): Promise<void> {
     return;
   }
   for (const name of names) {
-    if (name.startsWith('.download-') || name.endsWith('.partial')) {
-      await rm(join(cacheDir, name), { recursive: true, force: true });
-    }
+    if (!basename(name).startsWith('.download-') && !name.endsWith(PARTIAL_SUFFIX)) continue;
+    const path = join(cacheDir, name);
+    const info = await stat(path).catch(() => undefined);
+    if (info && Date.now() - info.mtimeMs > LEFTOVER_AGE_MS) await rm(path, { recursive: true, force: true });
   }
 }
 
@@ -58,7 +62,7 @@ async function main(): Promise<number> {
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`${report.entries.length} models in ${join(cacheDir, MANIFEST_FILE)} (${seconds} s)`);
-  for (const failure of report.failures) console.error(`models:fetch-real: ${failure}`);
+  for (const line of failureLines(report.failures)) console.error(`models:fetch-real: ${line}`);
   return report.failures.length > 0 ? 1 : 0;
 }
 

