@@ -20,6 +20,7 @@ const benches: Record<string, () => Promise<{ run: BenchFn }>> = {
   'library-scale': () => import('./bench/libraryScale'),
   budget: () => import('./bench/budget'),
   language: () => import('./bench/language'),
+  'real-models': () => import('./bench/realModels'),
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -1,9 +1,12 @@
 /**
- * `npm run eval -- answers [--limit N] [--source S] [--qa FILE]`: answer quality of the agent on the dev
- * questions with whatever decide/answer models are configured: accuracy (normalised match, numbers
- * compared numerically), recall of the gold pages among the cited pages, unanswerable questions
- * correctly declined, mean tool calls and seconds per question. Prints a table and writes JSON under
- * bench-results/.
+ * `npm run eval -- answers [--limit N] [--sample N] [--source S] [--qa FILE] [--bounds]`: answer quality
+ * of the agent on the dev questions with whatever decide/answer models are configured: accuracy
+ * (normalised match, numbers compared numerically), recall of the gold pages among the cited pages,
+ * unanswerable questions correctly declined, answer statuses, decisions that parsed, the gate's
+ * verdicts, mean tool calls, seconds per question and generated tokens per second. `--bounds` also
+ * asks the same answer model each question with its gold pages handed to it (its ceiling) and with no
+ * retrieval (its floor), so the table says whether retrieval or the model limits the answers.
+ * Prints a table and writes JSON under bench-results/.
  *
  * The agent needs an index holding the questions' documents and configured models: both come from an
  * `AnswerEvalContext` passed to `run`, so this script never builds a core of its own.
@@ -11,10 +14,14 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { AgentLimits } from '../src/core/agent/limits';
+import { analyzeQuestion } from '../src/core/agent/constraints';
+import { DEFAULT_LIMITS, type AgentLimits } from '../src/core/agent/limits';
 import type { AgentPorts } from '../src/core/agent/ports';
+import { answerMessages } from '../src/core/agent/prompts';
 import { runAgent, type RunOutcome } from '../src/core/agent/runAgent';
+import { createState } from '../src/core/agent/state';
 import { disclosesInsufficiency } from '../src/core/agent/validation';
+import type { ChatModel } from '../src/core/models/types';
 import { sharedDir } from '../test/helpers/shared';
 import { printTable, writeReport, type BenchReport } from './bench/report';
 
@@ -24,6 +31,8 @@ export interface AnswerEvalContext {
   /** Indexes these documents (paths relative to the shared folder) before the questions are asked. */
   prepare?(documents: string[]): Promise<void>;
   limits?: Partial<AgentLimits>;
+  /** The library's id for a question's document (path relative to the shared folder), once prepared. */
+  documentFor?(doc: string): string | null;
   close?(): Promise<void>;
 }
 
@@ -50,6 +59,22 @@ export interface QuestionResult {
   toolCalls: number;
   seconds: number;
   answer: string | null;
+  /** Decisions the decide model wrote that parsed, and ones that did not (the run fell back). */
+  decisionsParsed: number;
+  decisionsUnparsed: number;
+  /** The gate's verdict on each draft, in order. */
+  gateVerdicts: boolean[];
+  /** Tokens the chat models generated for this question, and the seconds they took. */
+  outputTokens: number;
+  generationSeconds: number;
+}
+
+/** The model alone on one question: with its gold pages handed to it (ceiling), or with nothing (floor). */
+export interface BoundResult {
+  id: string;
+  answerable: boolean;
+  ceilingCorrect: boolean | null;
+  floorCorrect: boolean;
 }
 
 export const NO_MODEL_MESSAGE = 'no model configured';
@@ -120,7 +145,12 @@ export function answerMatches(prediction: string, gold: string): boolean {
   return polarity !== undefined || tokenF1(p, g) >= 0.5;
 }
 
-export function scoreQuestion(item: QaItem, outcome: RunOutcome, seconds: number): QuestionResult {
+export function scoreQuestion(
+  item: QaItem,
+  outcome: RunOutcome,
+  seconds: number,
+  usage?: Usage,
+): QuestionResult {
   const answer = outcome.answer ?? '';
   const shown = outcome.status === 'answered' || outcome.status === 'unverified';
   const declined =
@@ -144,7 +174,40 @@ export function scoreQuestion(item: QaItem, outcome: RunOutcome, seconds: number
     toolCalls: outcome.events.filter((e) => e.type === 'decision' && e.tool !== 'answer').length,
     seconds,
     answer: outcome.answer,
+    decisionsParsed: outcome.events.filter((e) => e.type === 'decision' && e.source === 'model').length,
+    decisionsUnparsed: outcome.events.filter(
+      (e) => e.type === 'error' && e.tool === null && e.suggestion === UNPARSED_DECISION_SUGGESTION,
+    ).length,
+    gateVerdicts: outcome.events.flatMap((e) => (e.type === 'validation' ? [e.passed] : [])),
+    outputTokens: usage?.outputTokens ?? 0,
+    generationSeconds: usage?.seconds ?? 0,
   };
+}
+
+/** What the run records when a decision does not parse (agentRun's recoverable error). */
+const UNPARSED_DECISION_SUGGESTION = 'Reply with one JSON object that follows the schema.';
+
+interface Usage {
+  outputTokens: number;
+  seconds: number;
+}
+
+/** The same model roles, with every chat call's generated tokens and time added to `usage`. */
+function countingRoles(models: AgentPorts['models'], usage: Usage): AgentPorts['models'] {
+  const wrap = (model: ChatModel | null): ChatModel | null =>
+    model && {
+      id: model.id,
+      provider: model.provider,
+      supportsImages: model.supportsImages,
+      async chat(request) {
+        const started = performance.now();
+        const response = await model.chat(request);
+        usage.seconds += (performance.now() - started) / 1000;
+        usage.outputTokens += response.outputTokens ?? 0;
+        return response;
+      },
+    };
+  return { chatModel: async (role) => wrap(await models.chatModel(role)) };
 }
 
 const mean = (values: number[]) =>
@@ -165,12 +228,99 @@ export function summarize(results: QuestionResult[], label: string): Record<stri
     meanSeconds: mean(results.map((r) => r.seconds)),
     verified: mean(answerable.map((r) => Number(r.status === 'answered'))),
     failed: results.filter((r) => r.status === 'failed' || r.status === 'cancelled').length,
+    statuses: statusCounts(results),
+    decisionsParsed: ratio(
+      sum(results.map((r) => r.decisionsParsed)),
+      sum(results.map((r) => r.decisionsParsed + r.decisionsUnparsed)),
+    ),
+    gatePassed: ratio(
+      sum(results.map((r) => r.gateVerdicts.filter(Boolean).length)),
+      sum(results.map((r) => r.gateVerdicts.length)),
+    ),
+    outTokensPerChatSecond: ratio(
+      sum(results.map((r) => r.outputTokens)),
+      sum(results.map((r) => r.generationSeconds)),
+    ),
+  };
+}
+
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+const ratio = (part: number, whole: number) => (whole === 0 ? null : part / whole);
+
+/** "answered 12 / unverified 20 / declined 5 / failed 3", in that order, leaving out zeros. */
+function statusCounts(results: QuestionResult[]): string {
+  const order = ['answered', 'unverified', 'declined', 'failed', 'cancelled', 'paused'];
+  return order
+    .map((status) => [status, results.filter((r) => r.status === status).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([status, n]) => `${status} ${n}`)
+    .join(' / ');
+}
+
+/**
+ * The answer model's bounds on one question, with the product's own answer prompt: every gold page
+ * opened as a source (what perfect retrieval would give it), and no source at all (what it knows alone).
+ */
+async function answerBounds(
+  item: QaItem,
+  model: ChatModel,
+  ports: AgentPorts,
+  documentId: string | null,
+): Promise<BoundResult> {
+  const ask = async (pages: number[]): Promise<string> => {
+    const state = createState({
+      question: item.question,
+      history: [],
+      requirements: analyzeQuestion(item.question),
+      capabilities: { see: false, libraryRoots: [], web: false },
+    });
+    for (const page of pages) {
+      const opened = documentId ? await ports.openPage(documentId, page) : null;
+      if (opened) state.sources.addOpened({ ...opened, chunkId: null, boxes: opened.boxes ?? [] });
+    }
+    const response = await model.chat({
+      messages: answerMessages(state, DEFAULT_LIMITS, 'short'),
+      maxTokens: DEFAULT_LIMITS.answerMaxTokens,
+      temperature: 0,
+    });
+    return response.text;
+  };
+  const judge = (text: string) =>
+    item.answerable ? answerMatches(text, item.answer) : disclosesInsufficiency(text);
+  const ceiling =
+    item.answerable && item.gold_pages.length > 0 && documentId ? judge(await ask(item.gold_pages)) : null;
+  return {
+    id: item.id,
+    answerable: item.answerable,
+    ceilingCorrect: ceiling,
+    floorCorrect: judge(await ask([])),
+  };
+}
+
+function summarizeBounds(bounds: BoundResult[], label: string): Record<string, string | number | null> {
+  const withCeiling = bounds.filter((b) => b.ceilingCorrect !== null);
+  return {
+    set: label,
+    questions: bounds.length,
+    'ceiling accuracy (gold pages given)': mean(withCeiling.map((b) => Number(b.ceilingCorrect))),
+    'floor accuracy (no retrieval)': mean(
+      bounds.filter((b) => b.answerable).map((b) => Number(b.floorCorrect)),
+    ),
+    'floor: unanswerable declined': mean(
+      bounds.filter((b) => !b.answerable).map((b) => Number(b.floorCorrect)),
+    ),
   };
 }
 
 function option(args: string[], name: string): string | undefined {
   const at = args.indexOf(name);
   return at === -1 ? undefined : args[at + 1];
+}
+
+/** `count` items at even steps through the list (all of them when it is shorter). */
+export function spread<T>(list: T[], count: number): T[] {
+  if (list.length <= count) return list;
+  return Array.from({ length: count }, (_, i) => list[Math.floor((i * list.length) / count)]!);
 }
 
 async function readQa(path: string): Promise<QaItem[]> {
@@ -193,20 +343,42 @@ export async function run(args: string[], context?: AnswerEvalContext): Promise<
   const limit = Number(option(args, '--limit') ?? Infinity);
   const source = option(args, '--source');
   const qaPath = option(args, '--qa') ?? join(sharedDir, 'qa', 'dev.jsonl');
-  const items = (await readQa(qaPath)).filter((q) => !source || q.source === source).slice(0, limit);
+  const all = (await readQa(qaPath)).filter((q) => !source || q.source === source);
+  // --sample N: N questions spread evenly over the file, so every source and the unanswerable ones show.
+  const sample = Number(option(args, '--sample') ?? 0);
+  const items = (sample > 0 ? spread(all, sample) : all).slice(0, limit);
   await context.prepare?.([...new Set(items.map((q) => q.doc))]);
 
   const results: QuestionResult[] = [];
+  const bounds: BoundResult[] = [];
+  const withBounds = args.includes('--bounds');
   try {
     for (const [i, item] of items.entries()) {
       const started = performance.now();
+      const usage: Usage = { outputTokens: 0, seconds: 0 };
       const outcome = await runAgent({
         runId: `eval-${item.id}`,
         question: item.question,
-        ports: context.ports,
+        ports: { ...context.ports, models: countingRoles(context.ports.models, usage) },
         limits: context.limits,
       });
-      results.push(scoreQuestion(item, outcome, (performance.now() - started) / 1000));
+      results.push(scoreQuestion(item, outcome, (performance.now() - started) / 1000, usage));
+      const model = answer ?? decide;
+      if (withBounds && model) {
+        // A bound that fails (a timeout, a crashed host) is counted wrong and said, not fatal to the run.
+        const bound = await answerBounds(
+          item,
+          model,
+          context.ports,
+          context.documentFor?.(item.doc) ?? null,
+        ).catch((error: unknown) => {
+          console.error(
+            `bounds of ${item.id} failed: ${error instanceof Error ? error.message : String(error)}`,
+          );
+          return { id: item.id, answerable: item.answerable, ceilingCorrect: false, floorCorrect: false };
+        });
+        bounds.push(bound);
+      }
       process.stderr.write(`\ranswered ${i + 1}/${items.length}`);
     }
     process.stderr.write('\n');
@@ -225,8 +397,13 @@ export async function run(args: string[], context?: AnswerEvalContext): Promise<
         ),
       ),
       summarize(results, 'all'),
+      ...(bounds.length > 0 ? [summarizeBounds(bounds, 'bounds, same model')] : []),
     ],
-    details: { models: { decide: decide?.id ?? null, answer: answer?.id ?? null }, questions: results },
+    details: {
+      models: { decide: decide?.id ?? null, answer: answer?.id ?? null },
+      questions: results,
+      bounds,
+    },
   };
 }
 

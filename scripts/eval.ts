@@ -18,17 +18,27 @@ import { printTable, writeReport, type BenchReport } from './bench/report';
  * library folder holding the questions' documents. Hard links, or copies across file systems: the
  * path policy refuses symlinks that lead out of the library.
  */
-async function createEvalContext(modelPath: string | null): Promise<AnswerEvalContext> {
+async function createEvalContext(
+  modelPath: string | null,
+  modelThreads: number | undefined,
+): Promise<AnswerEvalContext> {
   const dataDir = await mkdtemp(join(tmpdir(), 'quire-eval-'));
   const library = await mkdtemp(join(tmpdir(), 'quire-eval-library-'));
-  const core = createCore({ dataDir, modelPath, renderImages: false, embedInBackground: false });
+  const core = createCore({
+    dataDir,
+    modelPath,
+    renderImages: false,
+    embedInBackground: false,
+    ...(modelThreads ? { modelThreads } : {}),
+  });
+  const libraryName = (doc: string) => doc.replace(/\//g, '__');
   await core.start();
   return {
     ports: createAgentPorts(core, core.models),
     async prepare(documents) {
       for (const doc of documents) {
         const source = join(sharedDir, doc);
-        const target = join(library, doc.replace(/\//g, '__'));
+        const target = join(library, libraryName(doc));
         await link(source, target).catch(() => copyFile(source, target));
       }
       await core.library.addFolder(library);
@@ -37,6 +47,10 @@ async function createEvalContext(modelPath: string | null): Promise<AnswerEvalCo
         await core.ingestion.whenIdle();
       } while (core.library.snapshot().scanning);
       console.log(`indexed ${core.library.snapshot().documents.length} documents for the evaluation`);
+    },
+    documentFor(doc) {
+      const path = join(library, libraryName(doc));
+      return core.library.snapshot().documents.find((d) => d.path === path)?.id ?? null;
     },
     async close() {
       await core.dispose();
@@ -53,7 +67,9 @@ if (name === 'retrieval') {
 } else if (name === 'answers') {
   const at = args.indexOf('--model');
   const modelPath = at === -1 ? (process.env.QUIRE_MODEL ?? null) : (args[at + 1] ?? null);
-  const context = await createEvalContext(modelPath);
+  const threadsAt = args.indexOf('--threads');
+  const threads = threadsAt === -1 ? undefined : Number(args[threadsAt + 1]);
+  const context = await createEvalContext(modelPath, threads);
   try {
     report = await (await import('./eval-answers')).run(args, context);
   } finally {
