@@ -1,4 +1,5 @@
 /* One run of the decision loop (see runAgent.ts): its state, its steps and its ending. */
+import { basename } from 'node:path';
 import type { AgentEvent } from '../../shared/domain/agent';
 import {
   coverageRound,
@@ -22,6 +23,8 @@ import { defaultTools } from './tools';
 import { realRoots } from '../library/pathPolicy';
 import type { AnyTool, ToolContext } from './tools/types';
 import { validateAnswer, type ValidationResult } from './validation';
+import type { Recitation } from './claimCheck';
+import type { SourceRegistry } from './sources';
 import { answerStatus } from './answerStatus';
 import type { RunAgentOptions, RunOutcome } from './runTypes';
 
@@ -352,6 +355,11 @@ export class AgentRun {
         : `answer rejected: ${verdict.problems.length} problem(s)`,
     });
     this.sink.emit({ type: 'validation', passed: verdict.passed, problems: verdict.problems });
+    // The re-cited draft is the one kept and shown; the trace says which sentence moved where.
+    this.lastDraft = verdict.answer;
+    for (const recitation of verdict.recited) {
+      this.sink.emit({ type: 'status', message: describeRecitation(recitation, state.sources) });
+    }
     return verdict;
   }
 
@@ -383,6 +391,18 @@ export class AgentRun {
     this.sink.emit({ type: 'final', answer, citations, insufficiencies: [reason] });
     return { status: 'failed', answer, citations, insufficiencies: [reason], error: reason };
   }
+}
+
+/** "Re-cited "…" from handbook.pdf p.1 to handbook.pdf p.2, which holds its figures and terms." */
+function describeRecitation(recitation: Recitation, sources: SourceRegistry): string {
+  const pages = (numbers: number[]) =>
+    numbers
+      .flatMap((n) => sources.get(n) ?? [])
+      .map((s) => `${basename(s.path)} p.${s.page}`)
+      .join(' and ');
+  const sentence =
+    recitation.sentence.length > 100 ? `${recitation.sentence.slice(0, 97)}...` : recitation.sentence;
+  return `Re-cited "${sentence}" from ${pages(recitation.from)} to ${pages(recitation.to)}, which holds what it states.`;
 }
 
 function describeFailure(tool: AnyTool, error: unknown): { message: string; suggestion: string } {
