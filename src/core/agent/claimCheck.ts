@@ -187,94 +187,112 @@ const list = (numbers: number[]) => numbers.map((n) => `[${n}]`).join(' and ');
 const listFacts = (facts: Fact[]) => facts.map((f) => f.text).join(', ');
 const shortened = (text: string) => (text.length > 160 ? `${text.slice(0, 157)}...` : text);
 
-/** Checks every sentence that cites a retrieved passage; the rest is left for the whole-evidence check. */
-export function checkClaims(input: ClaimCheckInput): ClaimCheckResult {
-  const { sources } = input;
-  const materials = new Map<number, Material>();
-  const material = (source: Source) => {
-    let found = materials.get(source.n);
-    if (!found) materials.set(source.n, (found = new Material(source.text)));
+/** A cited sentence holds, moves to other markers, or is a problem for the next draft to fix. */
+type Verdict = { kind: 'holds' } | { kind: 'recite'; to: number[] } | { kind: 'problem'; text: string };
+
+/** The material of one run, read once, against which each cited sentence is judged. */
+class ClaimJudge {
+  private readonly materials = new Map<number, Material>();
+  private readonly question: Material;
+  private readonly other: Material;
+  /** Everything read, file names included: where a year must appear. */
+  private readonly everything: PassageFigures;
+
+  constructor(private readonly input: ClaimCheckInput) {
+    this.question = new Material(input.question);
+    this.other = new Material(input.otherEvidence);
+    const { sources } = input;
+    this.everything = new PassageFigures(
+      [input.question, input.otherEvidence, ...sources.all().flatMap((s) => [s.text, s.path])].join('\n'),
+    );
+  }
+
+  private material(source: Source): Material {
+    let found = this.materials.get(source.n);
+    if (!found) this.materials.set(source.n, (found = new Material(source.text)));
     return found;
-  };
-  const question = new Material(input.question);
-  const other = new Material(input.otherEvidence);
-  const everything = new PassageFigures(
-    [input.question, input.otherEvidence, ...sources.all().flatMap((s) => [s.text, s.path])].join('\n'),
-  );
+  }
 
-  const problems: string[] = [];
-  const recited: Recitation[] = [];
-  const uncited: string[] = [];
-  const rewrites: Array<{ claim: Claim; text: string }> = [];
-
-  for (const claim of splitClaims(input.answer)) {
-    const numbers = [...new Set(findMarkers(claim.text).flatMap((m) => m.numbers))];
-    const cited = numbers.flatMap((n) => sources.get(n) ?? []);
-    if (cited.length === 0) {
-      uncited.push(claim.text);
-      continue;
-    }
+  judge(claim: Claim, cited: Source[]): Verdict {
     const { facts, years } = factsOf(claim.text);
-    const inCited = (fact: Fact) => cited.some((s) => material(s).holds(fact));
-    const held = facts.filter(inCited);
+    const holds = (s: Source, f: Fact) => this.material(s).holds(f);
+    const held = facts.filter((f) => cited.some((s) => holds(s, f)));
     const heldFigures = held.flatMap((f) => f.figure ?? []);
     // Names the user wrote are the subject of the claim, not a fact it reports.
     const missing = facts.filter(
       (f) =>
         !held.includes(f) &&
-        !(f.kind === 'term' && question.holds(f)) &&
+        !(f.kind === 'term' && this.question.holds(f)) &&
         !(f.figure && followsFrom(f.figure, heldFigures)),
     );
-    const lostYears = input.followUp ? [] : years.filter((y) => !everything.holds(y));
-    if (missing.length === 0 && lostYears.length === 0) continue;
+    const lostYears = this.input.followUp ? [] : years.filter((y) => !this.everything.holds(y));
+    if (missing.length === 0 && lostYears.length === 0) return { kind: 'holds' };
 
-    const others = sources.all().filter((s) => !cited.includes(s));
-    const holdersOf = (fact: Fact) => others.filter((s) => material(s).holds(fact));
+    const others = this.input.sources.all().filter((s) => !cited.includes(s));
+    const holdersOf = (fact: Fact) => others.filter((s) => holds(s, fact));
     const inSources = missing.filter((f) => holdersOf(f).length > 0);
-    // Facts no passage holds may come from a vision reading or a file tool; those stand as read.
+    // What no passage holds may have been read from a page image or a file; that stands as read.
+    const readElsewhere = missing.filter((f) => !inSources.includes(f) && this.other.holds(f));
     const nowhere = [
-      ...missing.filter((f) => !inSources.includes(f) && !other.holds(f)),
+      ...missing.filter((f) => !inSources.includes(f) && !readElsewhere.includes(f)),
       ...lostYears.map((y): Fact => ({ text: y.text, at: y.at, figure: y, kind: 'figure' })),
     ];
-    const readElsewhere = missing.some((f) => !inSources.includes(f) && other.holds(f));
+    if (inSources.length === 0 && nowhere.length === 0) return { kind: 'holds' };
 
-    const target =
-      inSources.length > 0 && nowhere.length === 0 ? soleHolder(others, inSources, material) : null;
-    if (target && inSources.some((f) => !f.figure?.weak)) {
-      const kept = cited
-        .filter((s) => readElsewhere || facts.some((f) => material(s).holds(f)))
-        .map((s) => s.n);
-      const to = [...kept, target.n];
-      rewrites.push({ claim, text: reciteClaim(claim.text, to) });
-      recited.push({ sentence: claim.text, from: cited.map((s) => s.n), to });
-      continue;
+    const target = nowhere.length === 0 ? soleHolder(others, inSources, (s) => this.material(s)) : null;
+    if (target) {
+      // Markers that hold part of the claim, or whose page a reading may have been of, stay.
+      const kept = cited.filter((s) => readElsewhere.length > 0 || facts.some((f) => holds(s, f)));
+      return { kind: 'recite', to: [...kept.map((s) => s.n), target.n] };
     }
-    if (inSources.length === 0 && nowhere.length === 0) continue;
 
+    const lacking = [...inSources, ...nowhere].sort((a, b) => a.at - b.at);
     const parts = [
-      `The sentence "${shortened(claim.text)}" cites ${list(cited.map((s) => s.n))}, which does not contain ${listFacts(
-        [...missing, ...nowhere.filter((f) => !missing.includes(f))],
-      )}.`,
+      `The sentence "${shortened(claim.text)}" cites ${list(cited.map((s) => s.n))}, which does not contain ${listFacts(lacking)}.`,
     ];
     if (inSources.length > 0) {
       const where = [...new Set(inSources.flatMap((f) => holdersOf(f).map((s) => s.n)))].sort(
         (a, b) => a - b,
       );
-      parts.push(
-        `${listFacts(inSources)} ${inSources.length === 1 ? 'is' : 'are'} in ${list(where)}: cite the source each comes from.`,
-      );
+      const verb = inSources.length === 1 ? 'is' : 'are';
+      parts.push(`${listFacts(inSources)} ${verb} in ${list(where)}: cite the source each comes from.`);
     }
     if (nowhere.length > 0) {
-      parts.push(
-        `${listFacts(nowhere)} ${nowhere.length === 1 ? 'appears' : 'appear'} in no source: correct or remove ${nowhere.length === 1 ? 'it' : 'them'}.`,
-      );
+      const [it, they, is, comes] =
+        nowhere.length === 1 ? ['it', 'it', 'is', 'comes'] : ['them', 'they', 'are', 'come'];
+      const worked = nowhere.some((f) => f.figure && !f.figure.year)
+        ? `, or, if ${they} ${is} worked out, state the cited figures ${they} ${comes} from`
+        : '';
+      const appear = nowhere.length === 1 ? 'appears' : 'appear';
+      parts.push(`${listFacts(nowhere)} ${appear} in no source: correct or remove ${it}${worked}.`);
     }
-    problems.push(parts.join(' '));
+    return { kind: 'problem', text: parts.join(' ') };
   }
+}
 
+/** Checks every sentence that cites a retrieved passage; the rest is left for the whole-evidence check. */
+export function checkClaims(input: ClaimCheckInput): ClaimCheckResult {
+  const judge = new ClaimJudge(input);
+  const problems: string[] = [];
+  const recited: Recitation[] = [];
+  const uncited: string[] = [];
   let answer = input.answer;
-  for (const { claim, text } of rewrites.reverse()) {
-    answer = answer.slice(0, claim.start) + text + answer.slice(claim.end);
+  // From the last sentence back, so a rewrite leaves the offsets of those before it intact.
+  for (const claim of splitClaims(input.answer).reverse()) {
+    const numbers = [...new Set(findMarkers(claim.text).flatMap((m) => m.numbers))];
+    const cited = numbers.flatMap((n) => input.sources.get(n) ?? []);
+    if (cited.length === 0) {
+      uncited.unshift(claim.text);
+      continue;
+    }
+    const verdict = judge.judge(claim, cited);
+    if (verdict.kind === 'holds') continue;
+    if (verdict.kind === 'problem') {
+      problems.unshift(verdict.text);
+      continue;
+    }
+    answer = answer.slice(0, claim.start) + reciteClaim(claim.text, verdict.to) + answer.slice(claim.end);
+    recited.unshift({ sentence: claim.text, from: cited.map((s) => s.n), to: verdict.to });
   }
   return { answer, recited, problems, uncited: uncited.join('\n') };
 }
@@ -284,6 +302,7 @@ export function checkClaims(input: ClaimCheckInput): ClaimCheckResult {
  * the same words, so sources on one page count once and the first numbered of them is chosen.
  */
 function soleHolder(others: Source[], facts: Fact[], material: (s: Source) => Material): Source | null {
+  if (facts.length === 0) return null;
   const holders = others.filter((s) => facts.every((f) => material(s).holds(f)));
   const pages = new Set(holders.map((s) => `${s.documentId}#${s.page}`));
   return pages.size === 1 ? holders[0]! : null;

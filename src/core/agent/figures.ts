@@ -15,8 +15,6 @@ export interface Figure {
   decimals: number;
   /** A bare four-digit number from 1900 to 2099: the time a claim is about, not what it measures. */
   year: boolean;
-  /** A bare whole number ("4", "12"): too common for its presence alone to say where a claim came from. */
-  weak: boolean;
 }
 
 /** Each unit's spellings (a regex alternation, case-insensitive); the first column is how it compares. */
@@ -101,10 +99,11 @@ function parse(
 }
 
 /**
- * The figures a claim states. Left out as not being claims about the material: list numbering ("2. "),
- * page locations ("page 12", "pp. 3-4"), enumerations ("(1)"), numbers glued to a word (FY2023, 10-K,
- * Q3) and bare numbers right after a capitalised word (Note 12, Table 3, Orbit 3, June 30), which name
- * or date something rather than measure it.
+ * The figures a claim states. Left out as not being claims about the material: page locations ("page
+ * 12", "pp. 3-4"), numbers glued to a word (FY2023, 10-K, Q3), bare numbers right after a capitalised
+ * word (Note 12, Table 3, Orbit 3, June 30), which name or date something rather than measure it, and
+ * bare whole numbers below 100: list numbering, enumerations and counts a model makes ("4 segments"),
+ * which no text need state and nearly every passage holds, so checking them would tell nothing.
  */
 export function findFigures(text: string): Figure[] {
   const figures: Figure[] = [];
@@ -116,12 +115,11 @@ export function findFigures(text: string): Figure[] {
     const bare = figure.unit === null && !currency;
     if (bare && /^-?\p{L}/u.test(after)) continue;
     if (/\b(?:pages?|pp?\.?)[ \t]*(?:\d+[ \t]*(?:[-\u2013,]|and|to)[ \t]*)?$/i.test(before)) continue;
-    if (bare && !fraction && /(?:^|\n)[ \t]*(?:[-*][ \t]*)?$/.test(before) && /^[.)]/.test(after)) continue;
-    if (bare && !fraction && integer!.length <= 2 && /\($/.test(before) && /^\)/.test(after)) continue;
     const year = bare && !fraction && /^(?:19|20)\d\d$/.test(integer!);
+    if (bare && !fraction && figure.value < 100) continue;
     const named = /\b(\p{Lu}[\p{L}]*)[ \t]$/u.exec(before);
     if (bare && !year && named && !CURRENCY_CODES.test(named[1]!)) continue;
-    figures.push({ ...figure, year, weak: bare && !fraction && !integer!.includes(',') });
+    figures.push({ ...figure, year });
   }
   return figures;
 }
