@@ -206,6 +206,8 @@ describe('each claim is checked against what it cites', () => {
       });
     expect(gate('It halts them within 1000 ms, a 12.5% gain of $10.2 billion [1].').problems).toEqual([]);
     expect(gate('Gains were about 13% [1].').passed).toBe(true);
+    expect(gate('Gains reached $10.2B [1].').passed).toBe(true);
+    expect(gate('Gains reached $10.2M [1].').problems.join(' ')).toContain('does not contain $10.2M');
     expect(gate('Gains were 12.6% [1].').problems.join(' ')).toContain('does not contain 12.6%');
     expect(gate('It halts them within 100 ms [1].').problems.join(' ')).toContain('does not contain 100 ms');
   });
@@ -269,7 +271,7 @@ describe('a re-cited claim in an agent run', () => {
     expect(run.outcome.citations[0]!.snippet).toContain('18.3% to $10.2 billion');
     expect(run.of('validation').map((v) => v.passed)).toEqual([true]);
     expect(run.of('status').map((s) => s.message)).toContain(
-      'Re-cited "Net sales increased 18.3% to $10.2 billion [1]." from APPLE_2023_10Q.pdf p.1 to APPLE_2023_10Q.pdf p.2, which holds what it states.',
+      'Re-cited "Net sales increased 18.3% to $10.2 billion." from APPLE_2023_10Q.pdf p.1 to APPLE_2023_10Q.pdf p.2, which holds what it states.',
     );
   });
 

@@ -1,5 +1,4 @@
 /* One run of the decision loop (see runAgent.ts): its state, its steps and its ending. */
-import { basename } from 'node:path';
 import type { AgentEvent } from '../../shared/domain/agent';
 import {
   coverageRound,
@@ -23,8 +22,7 @@ import { defaultTools } from './tools';
 import { realRoots } from '../library/pathPolicy';
 import type { AnyTool, ToolContext } from './tools/types';
 import { validateAnswer, type ValidationResult } from './validation';
-import type { Recitation } from './claimCheck';
-import type { SourceRegistry } from './sources';
+import { describeRecitation } from './claimCheck';
 import { answerStatus } from './answerStatus';
 import type { RunAgentOptions, RunOutcome } from './runTypes';
 
@@ -391,18 +389,6 @@ export class AgentRun {
     this.sink.emit({ type: 'final', answer, citations, insufficiencies: [reason] });
     return { status: 'failed', answer, citations, insufficiencies: [reason], error: reason };
   }
-}
-
-/** "Re-cited "…" from handbook.pdf p.1 to handbook.pdf p.2, which holds its figures and terms." */
-function describeRecitation(recitation: Recitation, sources: SourceRegistry): string {
-  const pages = (numbers: number[]) =>
-    numbers
-      .flatMap((n) => sources.get(n) ?? [])
-      .map((s) => `${basename(s.path)} p.${s.page}`)
-      .join(' and ');
-  const sentence =
-    recitation.sentence.length > 100 ? `${recitation.sentence.slice(0, 97)}...` : recitation.sentence;
-  return `Re-cited "${sentence}" from ${pages(recitation.from)} to ${pages(recitation.to)}, which holds what it states.`;
 }
 
 function describeFailure(tool: AnyTool, error: unknown): { message: string; suggestion: string } {

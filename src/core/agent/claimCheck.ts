@@ -1,10 +1,12 @@
 /*
  * What an answer claims, checked against what it cites: each sentence's figures, technical terms and
  * quotes must be in the passages its markers name. A claim whose facts are in one other retrieved
- * passage is re-cited to it; one whose facts are in none is reported, so the draft is redone.
+ * passage is re-cited to it; one whose facts are in none is reported, so the draft is redone. The
+ * finders of quotes and terms live here too: validation.ts holds uncited sentences to all the evidence.
  */
+import { basename } from 'node:path';
 import { findFigures, followsFrom, PassageFigures, type Figure } from './figures';
-import { findMarkers } from './markers';
+import { findMarkers, rewriteMarkers } from './markers';
 import type { Source, SourceRegistry } from './sources';
 import { normalizeForMatch } from './text';
 
@@ -49,29 +51,9 @@ export interface Claim {
 }
 
 /** Words whose full stop does not end a sentence. */
-const ABBREVIATIONS = new Set([
-  'e.g',
-  'i.e',
-  'etc',
-  'vs',
-  'no',
-  'nos',
-  'p',
-  'pp',
-  'fig',
-  'approx',
-  'inc',
-  'corp',
-  'co',
-  'ltd',
-  'mr',
-  'mrs',
-  'dr',
-  'st',
-  'u.s',
-  'cf',
-  'al',
-]);
+const ABBREVIATIONS = new Set(
+  'e.g i.e etc vs no nos p pp fig approx inc corp co ltd mr mrs dr st u.s cf al'.split(' '),
+);
 /** A sentence's end: its punctuation, closing quotes and any markers that follow, then a space or the end. */
 const SENTENCE_END = /[.!?]+["'\u201d\u2019)]*(?:[ \t]*\[\d[\d\s,;\u2013-]*\])*(?=\s|$)/g;
 
@@ -320,4 +302,16 @@ function reciteClaim(text: string, to: number[]): string {
     rewritten = rewritten.slice(0, start) + replacement + rewritten.slice(marker.index + marker.raw.length);
   }
   return rewritten;
+}
+
+/** For the trace, in the user's words: 'Re-cited "…" from report.pdf p.1 to report.pdf p.2, …'. */
+export function describeRecitation(recitation: Recitation, sources: SourceRegistry): string {
+  const pages = (numbers: number[]) =>
+    numbers
+      .flatMap((n) => sources.get(n) ?? [])
+      .map((s) => `${basename(s.path)} p.${s.page}`)
+      .join(' and ');
+  const sentence = rewriteMarkers(recitation.sentence, () => null).trim();
+  const shown = sentence.length > 100 ? `${sentence.slice(0, 97)}...` : sentence;
+  return `Re-cited "${shown}" from ${pages(recitation.from)} to ${pages(recitation.to)}, which holds what it states.`;
 }

@@ -61,7 +61,11 @@ const UNITS: Array<[string, string]> = [
   ['page', 'pages?'],
   ['token', 'tokens?'],
   ['times', 'times'],
+  // Only after a currency sign, as in "$10.2B" or "$500k"; elsewhere a lone letter names something (10-K).
+  ['k', 'k'],
+  ['b', 'b'],
 ];
+const MONEY_SCALE: Record<string, string> = { k: 'thousand', m: 'million', b: 'billion' };
 const UNIT_MATCHERS = UNITS.map(([name, spellings]) => ({
   name,
   pattern: new RegExp(`^(?:${spellings})$`, 'i'),
@@ -74,24 +78,22 @@ const UNIT = String.raw`(?:[^\S\n]?-?[^\S\n]?(${UNITS.map(([, s]) => s).join('|'
 /** In a claim: not glued to a word on the left (FY2023, v2.1 and Q3 are names, not figures). */
 const CLAIM_FIGURE = new RegExp(String.raw`(?<![\p{L}\p{N}_.])([$€£¥][ \t]?)?${NUMBER}${UNIT}?`, 'giu');
 /** In a passage: every number, wherever it stands. */
-const PASSAGE_FIGURE = new RegExp(String.raw`(?<!\d|\d[.,])${NUMBER}${UNIT}?`, 'giu');
+const PASSAGE_FIGURE = new RegExp(String.raw`(?<!\d|\d[.,])([$€£¥][^\S\n]?)?${NUMBER}${UNIT}?`, 'giu');
 
 const CURRENCY_CODES = /^(?:USD|EUR|GBP|JPY|CHF|CAD|AUD|CNY|RMB|INR|SEK|NOK|DKK)$/;
 
-function unitOf(written: string | undefined): string | null {
+function unitOf(written: string | undefined, money: boolean): string | null {
   if (!written) return null;
-  return UNIT_MATCHERS.find((u) => u.pattern.test(written))?.name ?? null;
+  const name = UNIT_MATCHERS.find((u) => u.pattern.test(written))?.name ?? null;
+  if (money && name !== null && MONEY_SCALE[name]) return MONEY_SCALE[name];
+  return name === 'k' || name === 'b' ? null : name;
 }
 
-function parse(
-  match: RegExpMatchArray,
-  integer: string,
-  fraction: string | undefined,
-  unit: string | undefined,
-) {
+function parse(match: RegExpMatchArray) {
+  const [, currency, integer, fraction, unit] = match;
   return {
-    value: Number(`${integer.replace(/,/g, '')}${fraction ? `.${fraction}` : ''}`),
-    unit: unitOf(unit),
+    value: Number(`${integer!.replace(/,/g, '')}${fraction ? `.${fraction}` : ''}`),
+    unit: unitOf(unit, currency !== undefined),
     decimals: fraction?.length ?? 0,
     at: match.index ?? 0,
     text: match[0].trim(),
@@ -108,8 +110,8 @@ function parse(
 export function findFigures(text: string): Figure[] {
   const figures: Figure[] = [];
   for (const match of text.matchAll(CLAIM_FIGURE)) {
-    const [, currency, integer, fraction, unitText] = match;
-    const figure = parse(match, integer!, fraction, unitText);
+    const [, currency, integer, fraction] = match;
+    const figure = parse(match);
     const before = text.slice(0, figure.at);
     const after = text.slice(figure.at + match[0].length);
     const bare = figure.unit === null && !currency;
@@ -130,8 +132,7 @@ export class PassageFigures {
 
   constructor(text: string) {
     for (const match of text.normalize('NFKC').matchAll(PASSAGE_FIGURE)) {
-      const [, integer, fraction, unitText] = match;
-      this.numbers.push(parse(match, integer!, fraction, unitText));
+      this.numbers.push(parse(match));
     }
   }
 
