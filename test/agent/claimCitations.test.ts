@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitClaims } from '../../src/core/agent/claimCheck';
+import { describeRecitation, splitClaims } from '../../src/core/agent/claimCheck';
 import { analyzeQuestion } from '../../src/core/agent/constraints';
 import { findFigures } from '../../src/core/agent/figures';
 import { SourceRegistry } from '../../src/core/agent/sources';
@@ -108,6 +108,18 @@ describe('each claim is checked against what it cites', () => {
     expect(result.answer).toBe('Net sales increased 18.3% to $10.2 billion [2].');
   });
 
+  it('tells the user where a re-cited sentence moved, by file and page', () => {
+    const sources = registry(PAGE_1, PAGE_2, { ...PAGE_2, chunkId: null });
+    expect(describeRecitation({ sentence: CLAIM, from: [1], to: [2] }, sources)).toBe(
+      'Re-cited "Net sales increased 18.3% to $10.2 billion." from APPLE_2023_10Q.pdf p.1 to ' +
+        'APPLE_2023_10Q.pdf p.2, which holds what it states.',
+    );
+    expect(describeRecitation({ sentence: CLAIM, from: [2], to: [3] }, sources)).toBe(
+      'Re-cited "Net sales increased 18.3% to $10.2 billion." to the passage on APPLE_2023_10Q.pdf p.2 ' +
+        'that holds what it states.',
+    );
+  });
+
   it('asks for the right citation when two different pages hold the figures', () => {
     const other = {
       page: 7,
@@ -188,6 +200,7 @@ describe('each claim is checked against what it cites', () => {
       '1. Per Note 12 on page 4 (pp. 5-6) of the 10-K for FY2023, Q3 sales rose 18.3% (1) to $10.2 billion.',
     ).map((f) => f.text);
     expect(figures).toEqual(['18.3%', '$10.2 billion']);
+    expect(findFigures('About 150 stores and USD 640 in fees.').map((f) => f.text)).toEqual(['150', '640']);
     const sources = registry(PAGE_2);
     expect(
       check('1. Net sales increased 18.3% (see page 2) [1].\n2. They reached $10.2 billion [1].', sources)

@@ -307,11 +307,13 @@ function reciteClaim(text: string, to: number[]): string {
 /** For the trace, in the user's words: 'Re-cited "…" from report.pdf p.1 to report.pdf p.2, …'. */
 export function describeRecitation(recitation: Recitation, sources: SourceRegistry): string {
   const pages = (numbers: number[]) =>
-    numbers
-      .flatMap((n) => sources.get(n) ?? [])
-      .map((s) => `${basename(s.path)} p.${s.page}`)
-      .join(' and ');
+    [
+      ...new Set(numbers.flatMap((n) => sources.get(n) ?? []).map((s) => `${basename(s.path)} p.${s.page}`)),
+    ].join(' and ');
   const sentence = rewriteMarkers(recitation.sentence, () => null).trim();
   const shown = sentence.length > 100 ? `${sentence.slice(0, 97)}...` : sentence;
-  return `Re-cited "${shown}" from ${pages(recitation.from)} to ${pages(recitation.to)}, which holds what it states.`;
+  const [from, to] = [pages(recitation.from), pages(recitation.to)];
+  // A chunk and its whole page are one place to the user: only the passage cited there changes.
+  if (from === to) return `Re-cited "${shown}" to the passage on ${to} that holds what it states.`;
+  return `Re-cited "${shown}" from ${from} to ${to}, which holds what it states.`;
 }

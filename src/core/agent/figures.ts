@@ -119,8 +119,11 @@ export function findFigures(text: string): Figure[] {
     if (/\b(?:pages?|pp?\.?)[ \t]*(?:\d+[ \t]*(?:[-\u2013,]|and|to)[ \t]*)?$/i.test(before)) continue;
     const year = bare && !fraction && /^(?:19|20)\d\d$/.test(integer!);
     if (bare && !fraction && figure.value < 100) continue;
+    // A capitalised word that only starts the sentence ("About 150 stores") names nothing.
     const named = /\b(\p{Lu}[\p{L}]*)[ \t]$/u.exec(before);
-    if (bare && !year && named && !CURRENCY_CODES.test(named[1]!)) continue;
+    const label =
+      named && !/^[\s\d.)*-]*$/.test(before.slice(0, named.index)) && !CURRENCY_CODES.test(named[1]!);
+    if (bare && !year && label) continue;
     figures.push({ ...figure, year });
   }
   return figures;
