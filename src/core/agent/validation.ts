@@ -70,7 +70,7 @@ export function validateAnswer(input: ValidationInput): ValidationResult {
     problems.push('The answer cites no source; add [n] after each claim.');
   }
 
-  const claims = checkClaims({ ...input, sources });
+  const claims = checkClaims(input);
   problems.push(...claims.problems);
   // Sentences that cite nothing retrieved are held to all the evidence at once.
   for (const quote of findQuotes(claims.uncited)) {
