@@ -7,7 +7,8 @@ import { routeByKeywords } from '../../src/core/agent/router';
 import { SourceRegistry } from '../../src/core/agent/sources';
 import { createState } from '../../src/core/agent/state';
 import { defaultTools } from '../../src/core/agent/tools';
-import { findTechnicalTerms, validateAnswer } from '../../src/core/agent/validation';
+import { findTechnicalTerms } from '../../src/core/agent/claimCheck';
+import { validateAnswer } from '../../src/core/agent/validation';
 
 function sources(...texts: string[]): SourceRegistry {
   const registry = new SourceRegistry();
@@ -112,12 +113,9 @@ describe('validation gate', () => {
 
   it('passes a grounded answer with a quote that matches after normalisation', () => {
     const registry = sources('The controller supports a maximum\npay-\nload of 12 kg \u2014 see table 3.');
-    const result = validateAnswer({
-      ...base,
-      sources: registry,
-      answer: 'It supports \u201ca maximum payload of 12 kg\u201d [1].',
-    });
-    expect(result).toEqual({ passed: true, problems: [] });
+    const answer = 'It supports \u201ca maximum payload of 12 kg\u201d [1].';
+    const result = validateAnswer({ ...base, sources: registry, answer });
+    expect(result).toEqual({ passed: true, problems: [], answer, recited: [] });
   });
 
   it('reports every kind of problem', () => {

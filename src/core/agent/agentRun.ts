@@ -22,6 +22,7 @@ import { defaultTools } from './tools';
 import { realRoots } from '../library/pathPolicy';
 import type { AnyTool, ToolContext } from './tools/types';
 import { validateAnswer, type ValidationResult } from './validation';
+import { describeRecitation } from './claimCheck';
 import { answerStatus } from './answerStatus';
 import type { RunAgentOptions, RunOutcome } from './runTypes';
 
@@ -381,6 +382,11 @@ export class AgentRun {
         : `answer rejected: ${verdict.problems.length} problem(s)`,
     });
     this.sink.emit({ type: 'validation', passed: verdict.passed, problems: verdict.problems });
+    // The re-cited draft is the one kept and shown; the trace says which sentence moved where.
+    this.lastDraft = verdict.answer;
+    for (const recitation of verdict.recited) {
+      this.sink.emit({ type: 'status', message: describeRecitation(recitation, state.sources) });
+    }
     return verdict;
   }
 

@@ -1,7 +1,9 @@
 /*
  * The gate every answer draft passes before it is shown: enough evidence gathered, every marker
- * grounded, every quote and technical term found in the material, missing coverage admitted.
+ * grounded, each cited sentence held by what it cites (claimCheck.ts), every other quote and technical
+ * term found in the material, missing coverage admitted.
  */
+import { checkClaims, compact, findQuotes, findTechnicalTerms, type Recitation } from './claimCheck';
 import type { Requirements } from './constraints';
 import { findMarkers } from './markers';
 import type { SourceRegistry } from './sources';
@@ -22,45 +24,18 @@ export interface ValidationInput {
 export interface ValidationResult {
   passed: boolean;
   problems: string[];
+  /** The draft as checked, with sentences re-cited to the passages that hold their facts. */
+  answer: string;
+  /** What was re-cited; empty when every sentence cited its own material. */
+  recited: Recitation[];
 }
 
-const MIN_QUOTE_WORDS = 3;
 const DISCLOSURE =
   /\b(?:not (?:documented|mentioned|covered|stated|specified|described|found|available|included|provided)|(?:no|insufficient) (?:information|mention|data|evidence|details?)|(?:do|does|did) not (?:say|mention|cover|contain|include|specify|state|provide)|(?:don't|doesn't|didn't) (?:say|mention|cover|contain|include|specify|state|provide)|could not (?:find|verify|confirm)|couldn't (?:find|verify|confirm)|unable to (?:find|determine|verify)|cannot (?:be )?(?:determine|answer|find|verify)d?|not answerable|unknown from)\b/i;
 
 /** Whether the text admits that the documents do not cover something. */
 export function disclosesInsufficiency(text: string): boolean {
   return DISCLOSURE.test(text);
-}
-
-/** Quoted passages long enough to be claims about the source rather than scare quotes. */
-export function findQuotes(text: string): string[] {
-  const quotes: string[] = [];
-  for (const match of text.matchAll(/"([^"\n]{3,600})"|\u201c([^\u201d\n]{3,600})\u201d/g)) {
-    const quote = (match[1] ?? match[2] ?? '').trim();
-    if (quote.split(/\s+/).length >= MIN_QUOTE_WORDS) quotes.push(quote);
-  }
-  return quotes;
-}
-
-const UNIT = String.raw`(?:%|percent|ms|s|sec|seconds?|minutes?|hours?|days?|years?|[kKmMgGtT]i?[bB]|bytes?|[kKmMgG]?[hH]z|°[CF]|[mck]?m|kg|g|mg|[kKmM]?[wW]|V|mAh|px|dpi|pages?|tokens?|million|billion|USD|EUR|\$)`;
-const NUMBER_WITH_UNIT = new RegExp(String.raw`(?:\$\s?)?\d[\d,]*(?:\.\d+)?\s?${UNIT}(?![\p{L}])`, 'gu');
-const IDENTIFIER =
-  /\b(?:[A-Za-z]+_[A-Za-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Z]{2,}[a-z]+[A-Za-z0-9]*|[A-Za-z]\w*\(\))/g;
-
-/** Identifiers, CamelCase names and numbers with units: the words a model most often invents. */
-export function findTechnicalTerms(text: string): string[] {
-  const withoutMarkers = text.replace(/\[\d[^\]]*\]/g, ' ');
-  const terms = [
-    ...(withoutMarkers.match(IDENTIFIER) ?? []),
-    ...(withoutMarkers.match(NUMBER_WITH_UNIT) ?? []),
-  ];
-  return [...new Set(terms.map((t) => t.trim()))];
-}
-
-/** Numbers lose separators and spacing so "1,000 ms" matches "1000ms". */
-function compact(text: string): string {
-  return normalizeForMatch(text.replace(/(\d),(\d)/g, '$1$2')).replace(/ /g, '');
 }
 
 export function validateAnswer(input: ValidationInput): ValidationResult {
@@ -95,17 +70,21 @@ export function validateAnswer(input: ValidationInput): ValidationResult {
     problems.push('The answer cites no source; add [n] after each claim.');
   }
 
-  const quotes = findQuotes(answer);
-  for (const quote of quotes) {
+  const claims = checkClaims(input);
+  problems.push(...claims.problems);
+  // Sentences that cite nothing retrieved are held to all the evidence at once.
+  for (const quote of findQuotes(claims.uncited)) {
     if (!evidence.includes(normalizeForMatch(quote))) {
       problems.push(`The quote "${quote.slice(0, 80)}" does not match the text of any source.`);
     }
   }
-  if (requirements.exactQuote && quotes.length === 0) {
+  if (requirements.exactQuote && findQuotes(answer).length === 0) {
     problems.push('The question asks for an exact quote; quote the source in double quotes.');
   }
 
-  const ungrounded = findTechnicalTerms(answer).filter((term) => !compactEvidence.includes(compact(term)));
+  const ungrounded = findTechnicalTerms(claims.uncited).filter(
+    (term) => !compactEvidence.includes(compact(term)),
+  );
   if (ungrounded.length > 0) {
     problems.push(
       `These terms appear in no source: ${ungrounded.slice(0, 8).join(', ')}. Remove them or cite where they come from.`,
@@ -122,7 +101,7 @@ export function validateAnswer(input: ValidationInput): ValidationResult {
   if ((thin || (requirements.discloseMissing && sources.size === 0)) && !disclosesInsufficiency(answer)) {
     problems.push('The sources barely cover the question; say plainly what the documents do not cover.');
   }
-  return { passed: problems.length === 0, problems };
+  return { passed: problems.length === 0, problems, answer: claims.answer, recited: claims.recited };
 }
 
 /** Too little material: nothing found, or most of the question's words appear in none of it. */
