@@ -1,5 +1,5 @@
 /**
- * `npm run eval -- answers [--limit N] [--sample N] [--source S] [--qa FILE] [--bounds]`: answer quality
+ * `npm run eval -- answers [--limit N] [--sample N] [--source S] [--qa FILE] [--bounds] [--progress FILE]`: answer quality
  * of the agent on the dev questions with whatever decide/answer models are configured: accuracy
  * (normalised match, numbers compared numerically), recall of the gold pages among the cited pages,
  * unanswerable questions correctly declined, answer statuses, decisions that parsed, the gate's
@@ -11,7 +11,7 @@
  * The agent needs an index holding the questions' documents and configured models: both come from an
  * `AnswerEvalContext` passed to `run`, so this script never builds a core of its own.
  */
-import { readFile } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { analyzeQuestion } from '../src/core/agent/constraints';
@@ -352,6 +352,7 @@ export async function run(args: string[], context?: AnswerEvalContext): Promise<
   const results: QuestionResult[] = [];
   const bounds: BoundResult[] = [];
   const withBounds = args.includes('--bounds');
+  const progressFile = option(args, '--progress');
   try {
     for (const [i, item] of items.entries()) {
       const started = performance.now();
@@ -362,7 +363,10 @@ export async function run(args: string[], context?: AnswerEvalContext): Promise<
         ports: { ...context.ports, models: countingRoles(context.ports.models, usage) },
         limits: context.limits,
       });
-      results.push(scoreQuestion(item, outcome, (performance.now() - started) / 1000, usage));
+      const result = scoreQuestion(item, outcome, (performance.now() - started) / 1000, usage);
+      results.push(result);
+      // --progress FILE: each question's result as it comes, so a long run stopped early still tells.
+      if (progressFile) await appendFile(progressFile, JSON.stringify(result) + '\n');
       const model = answer ?? decide;
       if (withBounds && model) {
         // A bound that fails (a timeout, a crashed host) is counted wrong and said, not fatal to the run.
