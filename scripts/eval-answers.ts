@@ -382,6 +382,7 @@ export async function run(args: string[], context?: AnswerEvalContext): Promise<
           return { id: item.id, answerable: item.answerable, ceilingCorrect: false, floorCorrect: false };
         });
         bounds.push(bound);
+        if (progressFile) await appendFile(progressFile, JSON.stringify({ bound }) + '\n');
       }
       process.stderr.write(`\ranswered ${i + 1}/${items.length}`);
     }
