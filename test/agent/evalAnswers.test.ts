@@ -1,10 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { answerMatches, NO_MODEL_MESSAGE, numbersIn, run } from '../../scripts/eval-answers';
+import { answerMatches, NO_MODEL_MESSAGE, numbersIn, run, spread } from '../../scripts/eval-answers';
 import { tempDir } from '../helpers/shared';
 import { fakePorts } from './fakePorts';
-import { scriptedRoles } from './scriptedModel';
+import type { ChatRequest } from '../../src/core/models/types';
+import { ScriptedModel, scriptedRoles } from './scriptedModel';
 
 describe('answer matching', () => {
   it('compares numbers numerically and text after normalisation', () => {
@@ -24,6 +25,14 @@ describe('answer matching', () => {
         'No the operating margins declined from 36.8% in FY 2021 to 34.6% in FY2022, a drop of 2.2%.',
       ),
     ).toBe(false);
+  });
+});
+
+describe('question sampling', () => {
+  it('spreads a sample evenly over the list, keeping its order', () => {
+    const list = Array.from({ length: 10 }, (_, i) => i);
+    expect(spread(list, 4)).toEqual([0, 2, 5, 7]);
+    expect(spread(list, 20)).toEqual(list);
   });
 });
 
@@ -90,6 +99,48 @@ describe('eval-answers run', () => {
         falselyDeclined: 0,
         meanToolCalls: 2,
         failed: 0,
+        statuses: 'answered 1 / declined 1',
+        decisionsParsed: 1,
+        gatePassed: 1,
+      });
+    } finally {
+      await dir.cleanup();
+    }
+  });
+
+  it('bounds the model: the gold pages handed to it (ceiling) and nothing at all (floor)', async () => {
+    const dir = await tempDir('quire-eval-bounds-');
+    try {
+      const qa = join(dir.path, 'qa.jsonl');
+      const item = {
+        id: 'q1',
+        source: 'fake',
+        question: 'How fast does the emergency stop halt the motors?',
+        answer: '200 ms',
+        doc: 'library/safety.pdf',
+        gold_pages: [1],
+        answerable: true,
+      };
+      await writeFile(qa, JSON.stringify(item));
+      // The model knows the figure only when the page that holds it is in its prompt.
+      const fromPrompt = (request: ChatRequest) =>
+        JSON.stringify(request.messages).includes('within 200 ms')
+          ? 'It halts the motors within 200 ms [1].'
+          : 'The documents do not say.';
+      const models = scriptedRoles({
+        decide: [{ tool: 'answer', inputs: { style: 'short' }, end: true }],
+        answer: new ScriptedModel('answer', [], fromPrompt),
+      });
+      const ports = fakePorts({ models });
+      const report = await run(['--qa', qa, '--bounds'], {
+        ports,
+        documentFor: (doc) => (doc === 'library/safety.pdf' ? 'doc-safety' : null),
+      });
+      expect(ports.calls.openPage).toContain('doc-safety#1');
+      expect(report.rows.find((r) => r.set === 'bounds, same model')).toMatchObject({
+        questions: 1,
+        'ceiling accuracy (gold pages given)': 1,
+        'floor accuracy (no retrieval)': 0,
       });
     } finally {
       await dir.cleanup();
