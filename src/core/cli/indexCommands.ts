@@ -88,6 +88,7 @@ export async function indexCommand(
     ...(options.library ? { library: options.library } : {}),
     renderImages: options.images,
     modelPath: options.modelPath,
+    embedderPath: options.embedderPath,
     servers: options.servers,
     pageEmbedderPath: options.pageEmbedderPath,
     ...(options.ocr ? {} : { ocr: false }),
@@ -220,6 +221,7 @@ export async function searchCommand(
     modelPath: options.modelPath,
     rerankerPath: options.rerankerPath ? resolve(options.rerankerPath) : null,
     servers: options.servers,
+    embedderPath: options.embedderPath,
     pageEmbedderPath: options.pageEmbedderPath,
   });
   await core.start();

@@ -22,7 +22,9 @@ export type InProcessRuntime =
   /** llama.cpp with image input (model + projector) in its own process, for reading page images. */
   | 'llama-vision'
   /** onnxruntime-node: a multi-vector page embedder (ColModernVBERT-style ONNX). */
-  | 'onnx-page';
+  | 'onnx-page'
+  /** onnxruntime-node: a BERT-family sentence embedder (model.onnx and tokenizer.json). */
+  | 'onnx-text';
 
 export interface CatalogueFile {
   /** `weights` and `projector` are loaded; the projector turns images into tokens for a vision model. */
@@ -293,6 +295,7 @@ export const CATALOGUE: readonly CatalogueModel[] = [
 export const RUNTIMES_IN_THIS_BUILD: ReadonlySet<InProcessRuntime> = new Set([
   'llama',
   'onnx-page',
+  'onnx-text',
   'llama-vision',
 ]);
 
