@@ -14,6 +14,8 @@ export interface OnnxTextEmbedderLoadOptions {
   modelPath: string;
   /** CPU threads for one run; 0 lets ONNX Runtime decide. Defaults to 0. */
   threads?: number;
+  /** Most texts in one run. Defaults to TEXTS_PER_RUN. */
+  textsPerRun?: number;
 }
 
 export interface OnnxTextEmbedderInfo {
@@ -44,6 +46,7 @@ export class TextEmbedderEngine {
   private recipe: TextEmbedderRecipe | null = null;
   private padId = 0;
   private dimensions = 0;
+  private textsPerRun = TEXTS_PER_RUN;
 
   async load(options: OnnxTextEmbedderLoadOptions): Promise<OnnxTextEmbedderInfo> {
     const files = await readTextEmbedderFiles(options.modelPath);
@@ -57,6 +60,7 @@ export class TextEmbedderEngine {
       );
     }
     this.padId = this.tokenizer.token_to_id('[PAD]') ?? 0;
+    this.textsPerRun = Math.max(1, options.textsPerRun ?? TEXTS_PER_RUN);
     this.recipe = files.recipe;
     try {
       this.session = await ort.InferenceSession.create(files.modelPath, {
@@ -100,7 +104,7 @@ export class TextEmbedderEngine {
       let end = start + 1;
       while (
         end < order.length &&
-        end - start < TEXTS_PER_RUN &&
+        end - start < this.textsPerRun &&
         (end - start + 1) * sequences[order[end]!]!.length <= TOKENS_PER_RUN
       )
         end++;
