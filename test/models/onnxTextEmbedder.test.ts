@@ -45,8 +45,7 @@ beforeAll(async () => {
   await writeTinyTextEmbedder(join(dir.path, 'tiny-bge-small'));
   await writeTinyTextEmbedder(join(dir.path, 'tiny-e5'));
   await writeTinyTextEmbedder(join(dir.path, 'tiny-MiniLM'));
-  const load = (name: string) =>
-    OnnxTextEmbedder.create({ modelPath: join(dir.path, name), threads: 1 });
+  const load = (name: string) => OnnxTextEmbedder.create({ modelPath: join(dir.path, name), threads: 1 });
   [bge, e5, minilm] = await Promise.all([load('tiny-bge-small'), load('tiny-e5'), load('tiny-MiniLM')]);
 }, 120_000);
 afterAll(async () => {
@@ -236,7 +235,10 @@ describe('text embedder folders that cannot be used', () => {
     const { readFile } = await import('node:fs/promises');
     const bytes = await readFile(model);
     // Renames the graph's input_ids everywhere: a model without the input a text embedder feeds.
-    await writeFile(model, Buffer.from(bytes.toString('latin1').replaceAll('input_ids', 'input_idz'), 'latin1'));
+    await writeFile(
+      model,
+      Buffer.from(bytes.toString('latin1').replaceAll('input_ids', 'input_idz'), 'latin1'),
+    );
     const before = hostChildren().length;
     const error = await quireRejection(OnnxTextEmbedder.create({ modelPath: folder, threads: 1 }));
     expect(error.code).toBe('model_failed');

@@ -83,7 +83,9 @@ describe.skipIf(skip)('real sentence embedders against their Python reference', 
         // In one padded batch the int8 activations share one quantization range: close, not equal.
         const batched = await embedder.embed(reference.sentences);
         const drift = batched.map((vector, i) => cosine(vector, [...passages[i]!]));
-        console.log(`${name}: lowest cosine of a batched sentence to itself alone ${Math.min(...drift).toFixed(6)}`);
+        console.log(
+          `${name}: lowest cosine of a batched sentence to itself alone ${Math.min(...drift).toFixed(6)}`,
+        );
         for (const value of drift) expect(value).toBeGreaterThanOrEqual(0.99);
       },
       120_000,

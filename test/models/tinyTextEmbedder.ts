@@ -85,7 +85,12 @@ export function tinyTokenizerJson(): Record<string, unknown> {
   };
 }
 
-function floatTensor(name: string, dims: number[], random: SeededRandom, scale: number): OnnxTypes.ITensorProto {
+function floatTensor(
+  name: string,
+  dims: number[],
+  random: SeededRandom,
+  scale: number,
+): OnnxTypes.ITensorProto {
   const values = new Float32Array(dims.reduce((a, b) => a * b, 1));
   for (let i = 0; i < values.length; i++) values[i] = random.gaussian() * scale;
   return { name, dims, dataType: FLOAT, rawData: new Uint8Array(values.buffer) };
@@ -96,7 +101,12 @@ function int64Tensor(name: string, values: number[], dims = [values.length]): On
   return { name, dims, dataType: INT64, rawData: new Uint8Array(data.buffer) };
 }
 
-function node(opType: string, input: string[], output: string[], attribute: OnnxTypes.IAttributeProto[] = []) {
+function node(
+  opType: string,
+  input: string[],
+  output: string[],
+  attribute: OnnxTypes.IAttributeProto[] = [],
+) {
   return { opType, input, output, name: output[0], attribute };
 }
 

@@ -87,7 +87,9 @@ async function statusCommand(core: Core, options: ModelCommandOptions): Promise<
     process.exitCode = 1;
   }
   if (embedderProblem) {
-    process.stderr.write(`quire: the text embedder ${options.embedderPath} cannot be used: ${embedderProblem}\n`);
+    process.stderr.write(
+      `quire: the text embedder ${options.embedderPath} cannot be used: ${embedderProblem}\n`,
+    );
     process.exitCode = 1;
   }
   // The vision files were read at start (headers, tensor tables); a refusal names the file at fault.
