@@ -15,6 +15,7 @@ import type {
   TextVectors,
 } from './textEmbedderEngine';
 import { readTextEmbedderFiles } from './textEmbedderFiles';
+import { estimatedResidentBytes } from './textEmbedderMemory';
 import type { TextEmbedderRequest } from './textEmbedderProtocol';
 
 export interface OnnxTextEmbedderOptions extends OnnxTextEmbedderLoadOptions {
@@ -23,18 +24,6 @@ export interface OnnxTextEmbedderOptions extends OnnxTextEmbedderLoadOptions {
   loadTimeoutMs?: number;
   /** Its host process exits after this long without work, giving the memory back; the next call reloads. */
   idleUnloadMs?: number | undefined;
-}
-
-/**
- * Resident memory of the host process per byte of an int8 model file, and what ONNX Runtime and Node
- * hold besides, measured with bge-small-en-v1.5 int8 (34 MB) after embedding 64 chunks of ~200 words.
- */
-export const RESIDENT_PER_MODEL_BYTE = 3.2;
-export const HOST_OVERHEAD_BYTES = 110e6;
-
-/** What the host process is expected to hold with a model file of this size loaded and working. */
-export function estimatedResidentBytes(modelBytes: number): number {
-  return Math.round(modelBytes * RESIDENT_PER_MODEL_BYTE + HOST_OVERHEAD_BYTES);
 }
 
 class TextEmbedderHost extends HostClient<TextEmbedderRequest, OnnxTextEmbedderInfo> {
