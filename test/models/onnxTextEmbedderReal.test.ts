@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OnnxTextEmbedder } from '../../src/core/models/onnx/onnxTextEmbedder';
+import { estimatedResidentBytes } from '../../src/core/models/onnx/textEmbedderMemory';
 import { inCi, REAL_WEIGHTS_MISSING, realEmbedders } from './realEmbedderFiles';
 
 /*
@@ -38,6 +40,21 @@ function cosine(a: Float32Array, b: readonly number[]): number {
     nb += b[i]! * b[i]!;
   });
   return dot / Math.sqrt(na * nb);
+}
+
+/** Process ids of this process's text embedder hosts. */
+function hostPids(): number[] {
+  const listing = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
+  return listing.stdout
+    .split('\n')
+    .filter((line) => line.includes('textEmbedder.child'))
+    .map((line) => Number(line.trim().split(/\s+/)[0]));
+}
+
+/** The most a process has held resident (VmHWM), from /proc. */
+function peakResidentBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)![1]) * 1024;
 }
 
 const opened: OnnxTextEmbedder[] = [];
@@ -91,6 +108,32 @@ describe.skipIf(skip)('real sentence embedders against their Python reference', 
       120_000,
     );
   }
+
+  it.skipIf(!existsSync('/proc/self/status'))(
+    'holds what the memory budget is told, within 15%, while embedding long chunks',
+    async () => {
+      const entry = found.get('bge-small-en-v1.5-int8');
+      expect(entry, REAL_WEIGHTS_MISSING).toBeDefined();
+      const before = new Set(hostPids());
+      const embedder = await OnnxTextEmbedder.create({ modelPath: entry!.path, threads: 2 });
+      opened.push(embedder);
+      const [pid] = hostPids().filter((candidate) => !before.has(candidate));
+      const words = reference.sentences.join(' ').split(' ');
+      // 64 chunks of about 200 words, as indexing sends them.
+      const chunks = Array.from({ length: 64 }, (_, i) =>
+        Array.from({ length: 200 }, (_, k) => words[(i * 7 + k * 3) % words.length]).join(' '),
+      );
+      await embedder.embed(chunks);
+      const held = peakResidentBytes(pid!);
+      const told = embedder.memoryEntry().weightsBytes + embedder.memoryEntry().kvCacheBytes;
+      expect(told).toBe(estimatedResidentBytes(entry!.bytes));
+      console.log(
+        `bge-small host peak ${(held / 1e6).toFixed(0)} MB, budget told ${(told / 1e6).toFixed(0)} MB`,
+      );
+      expect(Math.abs(held - told) / held).toBeLessThan(0.15);
+    },
+    300_000,
+  );
 
   it('finds a paraphrase that shares no word with its passage', async () => {
     const entry = found.get('bge-small-en-v1.5-int8');

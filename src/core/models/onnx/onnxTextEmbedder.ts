@@ -36,6 +36,7 @@ class TextEmbedderHost extends HostClient<TextEmbedderRequest, OnnxTextEmbedderI
         options: {
           modelPath: options.modelPath,
           ...(options.threads === undefined ? {} : { threads: options.threads }),
+          ...(options.textsPerRun === undefined ? {} : { textsPerRun: options.textsPerRun }),
         },
       },
       ...(options.loadTimeoutMs === undefined ? {} : { loadTimeoutMs: options.loadTimeoutMs }),

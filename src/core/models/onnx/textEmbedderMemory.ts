@@ -5,11 +5,13 @@
  */
 
 /**
- * Resident memory of the host per byte of an int8 model file, and what ONNX Runtime and Node hold
- * besides, measured with bge-small-en-v1.5 int8 (34 MB) after embedding 64 chunks of ~200 words.
+ * Peak resident memory of the host per byte of an int8 model file, and what Node and ONNX Runtime
+ * hold besides: fitted to the host's peak while embedding 64 chunks of ~200 words (2 threads, runs of
+ * at most 2,048 tokens), measured at 286 MB for bge-small-en-v1.5 (34.0 MB file; e5-small-v2 278 MB)
+ * and 247 MB for all-MiniLM-L6-v2 (23.0 MB). Between batches it holds about 60 MB less.
  */
-export const RESIDENT_PER_MODEL_BYTE = 3.2;
-export const HOST_OVERHEAD_BYTES = 110e6;
+export const RESIDENT_PER_MODEL_BYTE = 3.5;
+export const HOST_OVERHEAD_BYTES = 167e6;
 
 /** What the host process is expected to hold with a model file of this size loaded and working. */
 export function estimatedResidentBytes(modelBytes: number): number {
