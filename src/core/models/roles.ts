@@ -38,10 +38,14 @@ function resolveText(
   if (role === 'embed' && input.embedderPath) {
     const given = input.embedderPath;
     const problem = input.unusableModels?.get(given);
+    const reason = `Runs in-process from the ONNX sentence embedder given with --embedder / QUIRE_EMBEDDER (\`${given}\`).`;
+    // A broken --model is still said, though the embedder given serves this role.
     if (!problem)
       return fromOnnxText(
         given,
-        `Runs in-process from the ONNX sentence embedder given with --embedder / QUIRE_EMBEDDER (\`${given}\`).`,
+        notes.length === 0
+          ? reason
+          : `${notes.join('; ')}; ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`,
       );
     notes.push(`The text embedder ${given} cannot be used: ${problem.replace(/\.$/, '')}`);
   }

@@ -3,8 +3,9 @@
  * revision where known, file name) with their published size and licence, the Ollama name of the
  * same model, and a one-line quality note whose number comes from a published source.
  *
- * A sha256 appears only where it was read from a published source (named in `source`); where none
- * was found it is null and the download is checked against the hash the host states for the file.
+ * A sha256 appears only where it was read from a published source, or taken from the bytes of a
+ * published artifact that names the file as its origin (either named in `source`); where none was
+ * found it is null and the download is checked against the hash the host states for the file.
  * Never fill one in by hand.
  */
 import { basename } from 'node:path';
