@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/shared';
 import { inCi, REAL_WEIGHTS_MISSING, realEmbedders } from './realEmbedderFiles';
+import { writeTinyTextEmbedder } from './tinyTextEmbedder';
 
 /*
  * `quire index --embedder` then `quire search --mode dense --embedder`, as a person types them, with
@@ -29,15 +30,19 @@ const FILES: Record<string, string> = {
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 
-function quire(...args: string[]) {
-  const run = spawnSync(process.execPath, [join(root, 'packages/cli/quire.mjs'), ...args], {
+function run(...args: string[]) {
+  return spawnSync(process.execPath, [join(root, 'packages/cli/quire.mjs'), ...args], {
     cwd: root,
     encoding: 'utf8',
     env: { ...process.env, LANCEDB_LOG: 'error' },
     timeout: 240_000,
   });
-  expect(run.status, `quire ${args.join(' ')}\n${run.stderr}`).toBe(0);
-  return run;
+}
+
+function quire(...args: string[]) {
+  const done = run(...args);
+  expect(done.status, `quire ${args.join(' ')}\n${done.stderr}`).toBe(0);
+  return done;
 }
 
 beforeAll(async () => {
@@ -47,6 +52,45 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await dir?.cleanup();
+});
+
+describe('quire index --embedder on a tiny model', () => {
+  it('embeds every chunk with the folder given, and fails clearly when the folder cannot be used', async () => {
+    const tiny = join(dir.path, 'tiny-bge');
+    const mystery = join(dir.path, 'mystery');
+    await writeTinyTextEmbedder(tiny);
+    await writeTinyTextEmbedder(mystery);
+    const docs = join(dir.path, 'docs');
+    const indexed = quire(
+      'index',
+      docs,
+      '--data-dir',
+      join(dir.path, 'tiny-data'),
+      '--embedder',
+      tiny,
+      '--no-images',
+      '--no-ocr',
+      '--json',
+    );
+    const summary = JSON.parse(indexed.stdout) as { embedded: { model: string; items: number } };
+    expect(summary.embedded).toMatchObject({ model: tiny, items: Object.keys(FILES).length });
+
+    const refused = run(
+      'index',
+      docs,
+      '--data-dir',
+      join(dir.path, 'mystery-data'),
+      '--embedder',
+      mystery,
+      '--no-images',
+      '--no-ocr',
+    );
+    expect(refused.status).toBe(1);
+    expect(refused.stdout).not.toContain('Embedded');
+    expect(refused.stderr).toContain(
+      `the text embedder ${mystery} cannot be used: Quire cannot tell which kind of text embedder`,
+    );
+  }, 300_000);
 });
 
 describe.skipIf(skip)('quire index and search with --embedder', () => {
