@@ -118,10 +118,12 @@ describe.skipIf(skip)('real sentence embedders against their Python reference', 
       const embedder = await OnnxTextEmbedder.create({ modelPath: entry!.path, threads: 2 });
       opened.push(embedder);
       const [pid] = hostPids().filter((candidate) => !before.has(candidate));
-      const words = reference.sentences.join(' ').split(' ');
-      // 64 chunks of about 200 words, as indexing sends them.
+      // 64 chunks of 200 words of English prose (~300 tokens each), as indexing sends them.
+      const words = readFileSync(join(import.meta.dirname, '..', '..', 'DESIGN.md'), 'utf8')
+        .split(/\s+/)
+        .filter((word) => /^[A-Za-z][a-z,.;:'-]*$/.test(word));
       const chunks = Array.from({ length: 64 }, (_, i) =>
-        Array.from({ length: 200 }, (_, k) => words[(i * 7 + k * 3) % words.length]).join(' '),
+        Array.from({ length: 200 }, (_, k) => words[(i * 200 + k) % words.length]).join(' '),
       );
       await embedder.embed(chunks);
       const held = peakResidentBytes(pid!);

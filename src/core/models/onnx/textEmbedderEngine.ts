@@ -34,11 +34,13 @@ export interface TextVectors {
 }
 
 /**
- * Padded tokens one run may hold: attention costs batch x length² per head, so a batch of long chunks
- * is kept small while short texts still go together. On 2 cores larger runs were no faster, and held
- * 60 MB more at their peak with 4,096 tokens (bge-small-en-v1.5).
+ * Padded tokens one run may hold. Short texts (queries, page lines) share runs; a chunk of more than
+ * half this runs alone. On 2 cores, runs of up to 64 chunks of ~300 tokens were no faster than one
+ * chunk per run, held 35-100 MB more at their peak (bge-small-en-v1.5, 2,048-4,096 tokens per run),
+ * and int8 exports quantize activations over the whole run, so a chunk's vector moved (cosine
+ * 0.992-0.998) with whatever it was batched beside.
  */
-const TOKENS_PER_RUN = 2048;
+const TOKENS_PER_RUN = 512;
 const TEXTS_PER_RUN = 64;
 
 export class TextEmbedderEngine {

@@ -6,12 +6,12 @@
 
 /**
  * Peak resident memory of the host per byte of an int8 model file, and what Node and ONNX Runtime
- * hold besides: fitted to the host's peak while embedding 64 chunks of ~200 words (2 threads, runs of
- * at most 2,048 tokens), measured at 286 MB for bge-small-en-v1.5 (34.0 MB file; e5-small-v2 278 MB)
- * and 247 MB for all-MiniLM-L6-v2 (23.0 MB). Between batches it holds about 60 MB less.
+ * hold besides: fitted to the host's peak while embedding 64 chunks of 200 words (~300 tokens; 2
+ * threads), measured at 252 MB for bge-small-en-v1.5 (34.0 MB file; e5-small-v2 256 MB) and 207 MB
+ * for all-MiniLM-L6-v2 (23.0 MB). Between calls it holds 15-30 MB less.
  */
-export const RESIDENT_PER_MODEL_BYTE = 3.5;
-export const HOST_OVERHEAD_BYTES = 167e6;
+export const RESIDENT_PER_MODEL_BYTE = 4.3;
+export const HOST_OVERHEAD_BYTES = 108e6;
 
 /** What the host process is expected to hold with a model file of this size loaded and working. */
 export function estimatedResidentBytes(modelBytes: number): number {
