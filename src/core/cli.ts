@@ -21,22 +21,22 @@ import { modelLaunchOptions, visionLaunchProblem } from './models/launchOptions'
 const usage = `Usage: quire <command> [options]
 
 Commands:
-  serve [--port N] [--host H] [--no-images]
+  serve [--port N] [--host H] [--no-images] [--embedder DIR]
                                      the UI in a browser, over a loopback server with a token
   library add <folder>               add a folder to the library
   library remove <folder>            remove a folder from the library
   library list [--json]              the library's documents with pages, sizes and errors
-  index <folder> [--no-images] [--no-ocr] [--page-embedder PATH.onnx]
+  index <folder> [--no-images] [--no-ocr] [--embedder DIR] [--page-embedder PATH.onnx]
                                      add a folder and index it to completion
   search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages] [--rewrite] [--rerank]
-         [--page-embedder PATH.onnx] [--in PATH]... [--collection NAME] [--documents]
+         [--embedder DIR] [--page-embedder PATH.onnx] [--in PATH]... [--collection NAME] [--documents]
                                      --documents: every matching document, not the top k
-  ask "<question>" [--model PATH.gguf] [--no-clarify] [--review-plan] [--in PATH]... [--collection NAME]
+  ask "<question>" [--model PATH.gguf] [--embedder DIR] [--no-clarify] [--review-plan] [--in PATH]... [--collection NAME]
       [--vision-model PATH.gguf --vision-projector PATH.gguf]
                                      ask the library; cites pages; asks back when the question is ambiguous
   collections list | create NAME | rename NAME NEW | delete NAME | add NAME PATH... | remove NAME PATH...
                                      saved scopes; deleting one deletes no document
-  models status [--model PATH.gguf] [--vision-model PATH.gguf --vision-projector PATH.gguf]
+  models status [--model PATH.gguf] [--embedder DIR] [--vision-model PATH.gguf --vision-projector PATH.gguf]
                                      each model role, servers found, the memory budget
   models recommend [--json]          the model set proposed for this machine
   models setup [--yes]               download the proposed set (or pull it with Ollama)
@@ -50,6 +50,9 @@ Options:
   --region R       the library's region (or AWS_REGION)
   --profile NAME   a profile of ~/.aws/credentials for the library's keys
   --model PATH     a local GGUF for every text role (or QUIRE_MODEL)
+  --embedder DIR   an ONNX sentence embedder (BGE, E5 or MiniLM: a folder with model.onnx and
+                   tokenizer.json) run in-process for text vectors (or QUIRE_EMBEDDER); the same one
+                   must be given to index and to search
   --page-embedder PATH
                    an ONNX page embedder (ColModernVBERT) run in-process (or QUIRE_PAGE_EMBEDDER)
   --vision-model PATH, --vision-projector PATH
@@ -81,6 +84,7 @@ async function main(argv: string[]): Promise<void> {
       'no-images': { type: 'boolean', default: false },
       'no-ocr': { type: 'boolean', default: false },
       model: { type: 'string' },
+      embedder: { type: 'string' },
       'page-embedder': { type: 'string' },
       'vision-model': { type: 'string' },
       'vision-projector': { type: 'string' },
@@ -117,6 +121,7 @@ async function main(argv: string[]): Promise<void> {
   const launch = modelLaunchOptions({
     model: values.model,
     server: values.server,
+    embedder: values.embedder,
     pageEmbedder: values['page-embedder'],
     visionModel: values['vision-model'],
     visionProjector: values['vision-projector'],

@@ -74,6 +74,8 @@ export interface CoreConfig {
   secrets?: SecretStore | null;
   /** A local GGUF that serves every text role (`--model`, QUIRE_MODEL). */
   modelPath?: string | null;
+  /** An ONNX sentence embedder folder (BGE, E5, MiniLM) for the embed role (`--embedder`, QUIRE_EMBEDDER). */
+  embedderPath?: string | null;
   /** An ONNX page embedder (ColModernVBERT-style) run in-process (`--page-embedder`, QUIRE_PAGE_EMBEDDER). */
   pageEmbedderPath?: string | null;
   /**
@@ -155,6 +157,8 @@ export function createCore(config: CoreConfig): Core {
     memory: () => memory.budget,
     localModelPath: config.modelPath ?? null,
     createLocalModel: (path) => local.models.load(path),
+    embedderPath: config.embedderPath ?? null,
+    createTextEmbedder: (path) => local.textEmbedders.load(path),
     pageEmbedderPath: config.pageEmbedderPath ?? null,
     createPageEmbedder: (path) => local.pageEmbedders.load(path),
     visionModel:

@@ -88,6 +88,7 @@ export async function indexCommand(
     ...(options.library ? { library: options.library } : {}),
     renderImages: options.images,
     modelPath: options.modelPath,
+    embedderPath: options.embedderPath,
     servers: options.servers,
     pageEmbedderPath: options.pageEmbedderPath,
     ...(options.ocr ? {} : { ocr: false }),
@@ -147,12 +148,19 @@ export async function indexCommand(
         .map((d) => ({ path: d.path, reason: d.error })),
       ...(pageVectors ? { pageVectors } : {}),
     };
-    const pageVectorFailure = pageVectors?.problems.length
+    // The embedder given for this run could not load: say so, rather than report 0 chunks embedded.
+    const embedderProblem = options.embedderPath ? core.models.problemWith(options.embedderPath) : null;
+    const pageVectorFailure = embedderProblem
       ? new QuireError(
           'model_failed',
-          `The text index is complete, but page vectors could not be made: ${pageVectors.problems.join(' ')}`,
+          `The text index is complete, but the text embedder ${options.embedderPath} cannot be used: ${embedderProblem}`,
         )
-      : null;
+      : pageVectors?.problems.length
+        ? new QuireError(
+            'model_failed',
+            `The text index is complete, but page vectors could not be made: ${pageVectors.problems.join(' ')}`,
+          )
+        : null;
     if (options.json) {
       printJson(summary);
       if (pageVectorFailure) throw pageVectorFailure;
@@ -161,7 +169,7 @@ export async function indexCommand(
     console.log(
       `Indexed ${states.indexed ?? 0} of ${summary.files} files: ${summary.pages} pages, ${summary.chunks} chunks in ${summary.seconds.toFixed(1)} s.`,
     );
-    if (embedded.model !== null)
+    if (embedded.model !== null && !embedderProblem)
       console.log(`Embedded ${embedded.items} new chunks and pages with ${embedded.model}.`);
     else console.log(`Not embedded: ${embedded.reason}`);
     if (summary.ocrPages + summary.ocrUnreadablePages + summary.ocrWaitingPages > 0) {
@@ -220,6 +228,7 @@ export async function searchCommand(
     modelPath: options.modelPath,
     rerankerPath: options.rerankerPath ? resolve(options.rerankerPath) : null,
     servers: options.servers,
+    embedderPath: options.embedderPath,
     pageEmbedderPath: options.pageEmbedderPath,
   });
   await core.start();
@@ -235,7 +244,16 @@ export async function searchCommand(
       rerank: options.rerank,
       ...(mode ? { mode: mode.data } : {}),
     });
-    if (!result.ok) throw new QuireError(result.error.code, result.error.message);
+    if (!result.ok) {
+      // A search that failed for want of vectors says why the embedder given could not serve.
+      const problem = options.embedderPath ? core.models.problemWith(options.embedderPath) : null;
+      if (problem)
+        throw new QuireError(
+          'model_failed',
+          `The text embedder ${options.embedderPath} cannot be used: ${problem}`,
+        );
+      throw new QuireError(result.error.code, result.error.message);
+    }
     const found = result.value as SearchResult;
     const hits = found.hits.map((hit) => ({
       path: hit.path,

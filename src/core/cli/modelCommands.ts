@@ -24,6 +24,7 @@ export async function startModelCore(
     dataDir: options.dataDir,
     ingest: false,
     modelPath: options.modelPath,
+    embedderPath: options.embedderPath,
     visionModelPath: options.visionModelPath,
     visionProjectorPath: options.visionProjectorPath,
     servers: options.servers,
@@ -65,6 +66,13 @@ async function statusCommand(core: Core, options: ModelCommandOptions): Promise<
     // Reads the GGUF's header now, so a broken file is reported here rather than at the first question.
     await core.models.chatModel('decide');
   }
+  // Loads the ONNX embedder now, so a wrong folder is reported here and its memory shows below.
+  const embedderProblem = options.embedderPath
+    ? await core.models.textEmbedder().then(
+        () => null,
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      )
+    : null;
   const status = core.models.status();
   if (options.json) printJson(status);
   else {
@@ -76,6 +84,12 @@ async function statusCommand(core: Core, options: ModelCommandOptions): Promise<
   const problem = options.modelPath ? core.models.problemWith(options.modelPath) : null;
   if (problem) {
     process.stderr.write(`quire: the model ${options.modelPath} cannot be used: ${problem}\n`);
+    process.exitCode = 1;
+  }
+  if (embedderProblem) {
+    process.stderr.write(
+      `quire: the text embedder ${options.embedderPath} cannot be used: ${embedderProblem}\n`,
+    );
     process.exitCode = 1;
   }
   // The vision files were read at start (headers, tensor tables); a refusal names the file at fault.

@@ -33,6 +33,7 @@ export async function serveCommand(
     renderImages: options.images ?? true,
     servers: options.servers,
     modelPath: options.modelPath,
+    embedderPath: options.embedderPath,
     visionModelPath: options.visionModelPath,
     visionProjectorPath: options.visionProjectorPath,
     ...(options.hubEndpoint ? { hubEndpoint: options.hubEndpoint } : {}),

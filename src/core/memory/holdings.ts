@@ -16,6 +16,7 @@ export const APP_HOLDING_ID = 'app';
 const CHILD_LABELS: Record<string, string> = {
   'modelHost.child': 'Model host (chat, embedding, reranking)',
   'pageEmbedder.child': 'Page embedder host',
+  'textEmbedder.child': 'Text embedder host (ONNX)',
   'vision.child': 'Vision model host',
 };
 

@@ -1,6 +1,6 @@
 /*
- * The models Quire runs itself, one instance per file: a GGUF (chat and text embeddings) and an ONNX
- * page embedder can be loaded side by side. A load that fails is forgotten, so the next call tries
+ * The models Quire runs itself, one instance per file: a GGUF (chat and text embeddings), an ONNX
+ * sentence embedder and an ONNX page embedder can be loaded side by side. A load that fails is forgotten, so the next call tries
  * again, and reported, so role resolution can set the file aside with its reason.
  */
 import { QuireError } from '../../shared/errors';
@@ -15,6 +15,8 @@ export interface InProcessModel {
 export interface InProcessInstancesDeps {
   /** Loads a GGUF in-process (in its own process); provided by the composition root. */
   createLocalModel?: (path: string) => Promise<InProcessModel>;
+  /** Loads an ONNX sentence embedder (a folder) in its own process; provided by the composition root. */
+  createTextEmbedder?: (path: string) => Promise<TextEmbedder>;
   /** Loads an ONNX page embedder in its own process; provided by the composition root. */
   createPageEmbedder?: (path: string) => Promise<PageEmbedder>;
   /** Loads a vision model and its projector in their own process; provided by the composition root. */
@@ -24,6 +26,7 @@ export interface InProcessInstancesDeps {
 
 export class InProcessInstances {
   private readonly models = new Map<string, Promise<InProcessModel>>();
+  private readonly textEmbedders = new Map<string, Promise<TextEmbedder>>();
   private readonly pageEmbedders = new Map<string, Promise<PageEmbedder>>();
   private readonly visionModels = new Map<string, Promise<ChatModel>>();
 
@@ -31,6 +34,16 @@ export class InProcessInstances {
 
   model(path: string): Promise<InProcessModel> {
     return this.once(this.models, 'gguf', path, this.deps.createLocalModel, 'In-process models');
+  }
+
+  textEmbedder(path: string): Promise<TextEmbedder> {
+    return this.once(
+      this.textEmbedders,
+      'onnx',
+      path,
+      this.deps.createTextEmbedder,
+      'In-process ONNX text embedders',
+    );
   }
 
   pageEmbedder(path: string): Promise<PageEmbedder> {
@@ -56,12 +69,13 @@ export class InProcessInstances {
   }
 
   /**
-   * Ends the in-process models; page embedders and vision models are ended by whoever created them
-   * (LocalPageEmbedders, LocalVisionModels).
+   * Ends the in-process models; ONNX embedders and vision models are ended by whoever created them
+   * (LocalTextEmbedders, LocalPageEmbedders, LocalVisionModels).
    */
   async dispose(): Promise<void> {
     const loaded = await Promise.allSettled([...this.models.values()]);
     this.models.clear();
+    this.textEmbedders.clear();
     this.pageEmbedders.clear();
     this.visionModels.clear();
     await Promise.allSettled(

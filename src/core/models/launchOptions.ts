@@ -10,6 +10,8 @@ export interface ModelLaunchOptions {
   modelPath: string | null;
   /** `--server URL` (repeatable) and QUIRE_SERVERS (comma-separated): servers to use besides the ones found. */
   servers: string[];
+  /** `--embedder DIR` or QUIRE_EMBEDDER: an ONNX sentence embedder folder for the embed role, as an absolute path. */
+  embedderPath: string | null;
   /** `--page-embedder DIR` or QUIRE_PAGE_EMBEDDER: an ONNX page-embedder folder, as an absolute path. */
   pageEmbedderPath: string | null;
   /** `--vision-model PATH.gguf` or QUIRE_VISION_MODEL: a vision model run in-process, as an absolute path. */
@@ -23,6 +25,7 @@ export interface ModelLaunchOptions {
 export interface LaunchFlags {
   model?: string;
   server?: string[];
+  embedder?: string;
   pageEmbedder?: string;
   visionModel?: string;
   visionProjector?: string;
@@ -33,6 +36,7 @@ export function modelLaunchOptions(
   env: Record<string, string | undefined> = process.env,
 ): ModelLaunchOptions {
   const model = flags.model ?? env.QUIRE_MODEL;
+  const embedder = flags.embedder ?? env.QUIRE_EMBEDDER;
   const pageEmbedder = flags.pageEmbedder ?? env.QUIRE_PAGE_EMBEDDER;
   const visionModel = flags.visionModel ?? env.QUIRE_VISION_MODEL;
   const visionProjector = flags.visionProjector ?? env.QUIRE_VISION_PROJECTOR;
@@ -43,6 +47,7 @@ export function modelLaunchOptions(
   return {
     modelPath: model ? resolve(model) : null,
     servers: [...new Set([...(flags.server ?? []), ...fromEnv])],
+    embedderPath: embedder ? resolve(embedder) : null,
     pageEmbedderPath: pageEmbedder ? resolve(pageEmbedder) : null,
     visionModelPath: visionModel ? resolve(visionModel) : null,
     visionProjectorPath: visionProjector ? resolve(visionProjector) : null,

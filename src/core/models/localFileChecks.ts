@@ -1,6 +1,6 @@
 /*
  * Everything known against the local model files the roles may use, in one place: GGUF headers
- * (LocalModelChecks), vision model pairs (VisionChecks) and ONNX page embedders that failed to load.
+ * (LocalModelChecks), vision model pairs (VisionChecks) and ONNX embedders (page or text) that failed to load.
  * Role resolution reads `unusable()`; a failed load is noted here so the next resolution says why.
  */
 import { LocalModelChecks } from './llama/localModelChecks';
@@ -12,7 +12,7 @@ export type LoadFailureKind = 'gguf' | 'onnx' | 'vision';
 export class LocalFileChecks {
   private readonly ggufs = new LocalModelChecks();
   private readonly vision = new VisionChecks();
-  /** ONNX page embedders that failed to load, with the reason, until the next start. */
+  /** ONNX page and text embedders that failed to load, with the reason, until the next start. */
   private readonly pageEmbedderProblems = new Map<string, string>();
 
   /** Reads the headers of files new or changed on disk; true when any verdict changed. */

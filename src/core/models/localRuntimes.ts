@@ -1,12 +1,13 @@
 /*
  * The runtimes Quire runs models in itself (llama.cpp for chat and text embeddings, ONNX Runtime for
- * page embeddings, llama.cpp with a projector for reading pages), each in processes of its own. They
+ * page embeddings and sentence embedders, llama.cpp with a projector for reading pages), each in processes of its own. They
  * share one memory budget, which sees what each holds, and the same device settings.
  */
 import type { MemoryBudgetService } from '../memory/memoryBudgetService';
 import { planLocalModel } from './llama/localModelPlan';
 import { LocalModels } from './llama/localModels';
 import { LocalPageEmbedders } from './onnx/localPageEmbedders';
+import { LocalTextEmbedders } from './onnx/localTextEmbedders';
 import { LocalVisionModels } from './vision/localVisionModels';
 
 export interface LocalRuntimeSettings {
@@ -14,13 +15,14 @@ export interface LocalRuntimeSettings {
   gpu?: 'auto' | false;
   /** Threads each runtime may use; unset, the runtime decides. */
   modelThreads?: number;
-  /** How long an idle page embedder stays loaded. */
+  /** How long an idle page or ONNX text embedder stays loaded. */
   idleReleaseMs?: number;
 }
 
 export interface LocalRuntimes {
   models: LocalModels;
   pageEmbedders: LocalPageEmbedders;
+  textEmbedders: LocalTextEmbedders;
   visionModels: LocalVisionModels;
   dispose(): Promise<void>;
 }
@@ -44,14 +46,21 @@ export function createLocalRuntimes(
     accelerator: gpu,
     ...threads,
   });
+  const textEmbedders = new LocalTextEmbedders({
+    onMemoryEntry,
+    idleUnloadMs: settings.idleReleaseMs,
+    ...threads,
+  });
   const visionModels = new LocalVisionModels({ memory, onMemoryEntry, gpu, ...threads });
   return {
     models,
     pageEmbedders,
+    textEmbedders,
     visionModels,
     async dispose() {
       await models.dispose();
       await pageEmbedders.dispose();
+      await textEmbedders.dispose();
       await visionModels.dispose();
     },
   };

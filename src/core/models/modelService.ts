@@ -51,6 +51,9 @@ export interface ModelServiceDeps {
   /** From `--model` or QUIRE_MODEL. */
   localModelPath?: string | null;
   createLocalModel?: InProcessInstancesDeps['createLocalModel'];
+  /** From `--embedder` or QUIRE_EMBEDDER: an ONNX sentence embedder for the embed role. */
+  embedderPath?: string | null;
+  createTextEmbedder?: InProcessInstancesDeps['createTextEmbedder'];
   /** From `--page-embedder` or QUIRE_PAGE_EMBEDDER: an ONNX page embedder. */
   pageEmbedderPath?: string | null;
   createPageEmbedder?: InProcessInstancesDeps['createPageEmbedder'];
@@ -98,6 +101,7 @@ export class ModelService implements ModelRoles {
     this.providers = new ServerProviders({ callTimeoutMs: deps.callTimeoutMs, fetch: deps.fetch });
     this.inProcess = new InProcessInstances({
       ...(deps.createLocalModel ? { createLocalModel: deps.createLocalModel } : {}),
+      ...(deps.createTextEmbedder ? { createTextEmbedder: deps.createTextEmbedder } : {}),
       ...(deps.createPageEmbedder ? { createPageEmbedder: deps.createPageEmbedder } : {}),
       ...(deps.createVisionModel ? { createVisionModel: deps.createVisionModel } : {}),
       onLoadFailure: (kind, key, error) =>
@@ -277,7 +281,7 @@ export class ModelService implements ModelRoles {
     if (resolved.via === 'local' && resolved.provider === 'onnx')
       return this.inProcess.pageEmbedder(resolved.model!);
     if (resolved.via === 'segments') {
-      const via = resolved.provider === 'llama' ? 'local' : 'server';
+      const via = resolved.provider === 'llama' || resolved.provider === 'onnx' ? 'local' : 'server';
       const text = await this.embedderFor({ ...resolved, role: 'embed', via });
       return text === null ? null : this.providers.segments(resolved, text);
     }
@@ -365,6 +369,7 @@ export class ModelService implements ModelRoles {
       servers: this.servers,
       localModelPath: this.deps.localModelPath ?? null,
       localModels,
+      embedderPath: this.deps.embedderPath ?? null,
       pageEmbedderPath: this.deps.pageEmbedderPath ?? null,
       inProcess: this.deps.inProcess?.() ?? { allowed: true },
       visionModel: this.deps.visionModel ?? null,
@@ -389,6 +394,8 @@ export class ModelService implements ModelRoles {
   }
 
   private async embedderFor(resolved: ResolvedRole): Promise<TextEmbedder | null> {
+    if (resolved.via === 'local' && resolved.provider === 'onnx')
+      return this.inProcess.textEmbedder(resolved.model!);
     if (resolved.via === 'local') return (await this.inProcess.model(resolved.model!)).embedder;
     return resolved.via === 'server' ? this.providers.text(resolved) : null;
   }

@@ -8,6 +8,7 @@ import type { ServerInventory } from './detection/detectServers';
 import {
   fromLocal,
   fromOnnx,
+  fromOnnxText,
   fromServer,
   fromVision,
   GENERIC_ADVICE,
@@ -48,6 +49,8 @@ export interface ResolveRolesInput {
   localModelPath: string | null;
   /** What the models folder offers each role (catalogue downloads and GGUF files put there). */
   localModels?: Partial<Record<ModelRole, LocalModel>>;
+  /** From `--embedder` or QUIRE_EMBEDDER: an ONNX sentence embedder (folder) for the embed role. */
+  embedderPath?: string | null;
   /** From `--page-embedder` or QUIRE_PAGE_EMBEDDER: an ONNX page embedder run in-process. */
   pageEmbedderPath?: string | null;
   /** From `--vision-model` and `--vision-projector` (or QUIRE_VISION_MODEL, QUIRE_VISION_PROJECTOR). */
@@ -87,6 +90,12 @@ export class Resolution {
       const problem = this.input.unusableModels?.get(choice.model);
       if (problem)
         return `\`${choice.model}\` (chosen in settings) cannot be used: ${problem.replace(/\.$/, '')}`;
+      // The embed role runs a GGUF or an ONNX sentence embedder (its .onnx file or its folder).
+      if (role === 'embed' && !/\.gguf$/i.test(choice.model))
+        return fromOnnxText(
+          choice.model,
+          `Chosen in settings: texts are embedded in-process by the ONNX model \`${choice.model}\`.`,
+        );
       const onnx = /\.onnx$/i.test(choice.model);
       if (onnx !== (role === 'pageEmbed'))
         return `\`${choice.model}\` (chosen in settings) cannot serve the ${role} role: ${onnx ? 'an ONNX file is a page embedder' : 'page search takes an ONNX page embedder'}`;

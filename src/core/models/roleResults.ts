@@ -98,6 +98,19 @@ export function fromOnnx(path: string, reason: string): ResolvedRole {
   return { role, provider: 'onnx', endpoint: null, model: path, reason, via: 'local', supportsImages: true };
 }
 
+/** An ONNX sentence embedder run in-process for the embed role: a folder with model.onnx and tokenizer.json. */
+export function fromOnnxText(path: string, reason: string): ResolvedRole {
+  return {
+    role: 'embed',
+    provider: 'onnx',
+    endpoint: null,
+    model: path,
+    reason,
+    via: 'local',
+    supportsImages: false,
+  };
+}
+
 /** A vision model run in-process: its GGUF and the projector that turns images into its tokens. */
 export function fromVision(path: string, projectorPath: string, reason: string): ResolvedRole {
   return {

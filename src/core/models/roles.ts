@@ -5,7 +5,8 @@
  *
  * Order, per role:
  * - decide, answer: `--model` / QUIRE_MODEL, the choice in settings, a running server, the models folder;
- * - embed: the choice in settings, a running server, the models folder, then `--model`;
+ * - embed: `--embedder` / QUIRE_EMBEDDER (an ONNX sentence embedder), the choice in settings, a running
+ *   server, the models folder, then `--model`;
  * - pageEmbed: the choice in settings, a ColQwen server, an ONNX page embedder (`--page-embedder` /
  *   QUIRE_PAGE_EMBEDDER, then the models folder), then page vectors built from the embed role;
  * - see: the choice in settings, a vision model on a running server, then one run in-process
@@ -14,7 +15,7 @@
 import type { RoleResolution } from '../../shared/domain/models';
 import type { LocalModel } from './catalogue/modelsFolder';
 import { Resolution, type ResolveRolesInput } from './roleResolution';
-import { fromOnnx, ROLE_ORDER, type ResolvedRole } from './roleResults';
+import { fromOnnx, fromOnnxText, ROLE_ORDER, type ResolvedRole } from './roleResults';
 
 export type {
   InProcessAllowance,
@@ -34,6 +35,20 @@ function resolveText(
   const broken = flag !== null ? input.unusableModels?.get(flag) : undefined;
   // An unusable --model is said first, and resolution goes on as if it had not been given.
   const notes: string[] = broken ? [`The GGUF ${flag} cannot be used: ${broken.replace(/\.$/, '')}`] : [];
+  if (role === 'embed' && input.embedderPath) {
+    const given = input.embedderPath;
+    const problem = input.unusableModels?.get(given);
+    const reason = `Runs in-process from the ONNX sentence embedder given with --embedder / QUIRE_EMBEDDER (\`${given}\`).`;
+    // A broken --model is still said, though the embedder given serves this role.
+    if (!problem)
+      return fromOnnxText(
+        given,
+        notes.length === 0
+          ? reason
+          : `${notes.join('; ')}; ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`,
+      );
+    notes.push(`The text embedder ${given} cannot be used: ${problem.replace(/\.$/, '')}`);
+  }
   if (flag !== null && !broken && role !== 'embed')
     return r.inProcessModel(
       role,
@@ -53,7 +68,17 @@ function resolveText(
   const served = r.served(role);
   if (served) return withNotes(served);
   const local = r.local(role);
-  if (local) {
+  if (local?.catalogue?.runtime === 'onnx-text') {
+    const problem = input.unusableModels?.get(local.path);
+    if (!problem)
+      return withNotes(
+        fromOnnxText(
+          local.path,
+          `Runs in-process (ONNX Runtime) from ${local.catalogue.label}, downloaded by the setup (\`${local.path}\`).`,
+        ),
+      );
+    notes.push(`The text embedder ${local.path} cannot be used: ${problem.replace(/\.$/, '')}`);
+  } else if (local) {
     const what = local.catalogue
       ? `${local.catalogue.label}, downloaded by the setup`
       : 'a GGUF put in the models folder';

@@ -102,7 +102,7 @@ export class SegmentPageEmbedder implements PageEmbedder {
   async embedQuery(query: string, options?: CallOptions): Promise<Float32Array[]> {
     const phrases = queryPhrases(query, this.options.maxQueryVectors);
     if (phrases.length === 0) return [];
-    const vectors = await this.textEmbedder.embed(phrases, options);
+    const vectors = await this.textEmbedder.embed(phrases, { ...options, kind: 'query' });
     return vectors.map(l2Normalize);
   }
 }

@@ -40,12 +40,20 @@ export interface ChatModel {
   chat(request: ChatRequest): Promise<ChatResponse>;
 }
 
+export interface EmbedOptions extends CallOptions {
+  /**
+   * What the texts are: models trained with instructions (e5, bge) embed a search query differently
+   * from the passages it should find. Defaults to `passage`; embedders without instructions ignore it.
+   */
+  kind?: 'query' | 'passage';
+}
+
 /** Dense text embeddings: one vector per text. */
 export interface TextEmbedder {
   /** Stored with every vector: vectors of different ids are never compared. */
   readonly id: string;
   readonly dimensions: number;
-  embed(texts: string[], options?: CallOptions): Promise<Float32Array[]>;
+  embed(texts: string[], options?: EmbedOptions): Promise<Float32Array[]>;
 }
 
 /** What a page embedder may look at. */

@@ -266,7 +266,10 @@ export class IndexSearch implements Searcher {
     query: string,
     signal: AbortSignal | undefined,
   ): Promise<Float32Array> {
-    const [vector] = await abortable(embedder.embed([query], signal ? { signal } : {}), signal);
+    const [vector] = await abortable(
+      embedder.embed([query], { kind: 'query', ...(signal ? { signal } : {}) }),
+      signal,
+    );
     if (!vector)
       throw new QuireError('model_failed', `Embedder ${embedder.id} returned no vector for the query.`);
     return checkedVector(vector, embedder.dimensions, embedder.id);

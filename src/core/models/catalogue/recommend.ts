@@ -77,6 +77,12 @@ export function modelBudgetBytes(machine: Pick<MachineFacts, 'totalBytes' | 'uni
     : budget;
 }
 
+/**
+ * At or below this much memory the light text embedder is proposed: the 0.6B one with its context
+ * would take memory the chat model needs more.
+ */
+export const LIGHT_EMBEDDER_MAX_TOTAL_BYTES = 8 * 1024 ** 3;
+
 function strongest(role: CatalogueRole): CatalogueModel {
   const model = candidatesFor(role)[0];
   if (!model) throw new Error(`The catalogue has no model for ${role}.`);
@@ -88,6 +94,14 @@ export function pickModel(
   role: CatalogueRole,
   machine: Pick<MachineFacts, 'totalBytes' | 'unifiedMemory' | 'appleSilicon'>,
 ): { model: CatalogueModel; why: string } {
+  if (role === 'embed' && machine.totalBytes <= LIGHT_EMBEDDER_MAX_TOTAL_BYTES) {
+    const lightest = candidatesFor('embed').sort((a, b) => memoryBytes(a) - memoryBytes(b))[0];
+    if (lightest)
+      return {
+        model: lightest,
+        why: `the catalogue's light text embedding model, for a machine with ${formatBytes(machine.totalBytes)}: it leaves the chat model room`,
+      };
+  }
   if (role !== 'decide' && role !== 'answer') {
     const model = strongest(role);
     const kind = {
@@ -105,7 +119,7 @@ export function pickModel(
   }
   const budget = modelBudgetBytes(machine);
   // The chat model shares memory with the embedders; the vision model loads only to read pages.
-  const alongside = memoryBytes(strongest('embed')) + memoryBytes(strongest('pageEmbed'));
+  const alongside = memoryBytes(pickModel('embed', machine).model) + memoryBytes(strongest('pageEmbed'));
   const cap = machine.appleSilicon ? Infinity : CPU_MAX_STRENGTH;
   const candidates = candidatesFor('answer');
   const fitting = candidates.filter((model) => memoryBytes(model) + alongside <= budget);

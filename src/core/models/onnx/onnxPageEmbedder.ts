@@ -52,7 +52,7 @@ function loadOptions(options: OnnxPageEmbedderOptions): OnnxPageEmbedderLoadOpti
  * A short fingerprint of the model file (its size and its first and last MiB): the id vectors are
  * stored under, so a renamed copy keeps its vectors and a different model never mixes with them.
  */
-async function fingerprint(path: string): Promise<{ digest: string; bytes: number }> {
+export async function fingerprint(path: string): Promise<{ digest: string; bytes: number }> {
   const { size } = await stat(path);
   const hash = createHash('sha256').update(String(size));
   const file = await open(path, 'r');

@@ -15,6 +15,7 @@ import type {
 } from '../../../shared/domain/models';
 import { QuireError, toErrorInfo } from '../../../shared/errors';
 import { offlineAdvice } from '../catalogue/advice';
+import { localFileName, type CatalogueModel } from '../catalogue/catalogue';
 import { ocrModelsHere } from '../catalogue/ocrModelFolder';
 import { ocrModelProposal } from '../catalogue/ocrProposal';
 import { proposeModelSet, type MachineFacts } from '../catalogue/recommend';
@@ -132,7 +133,7 @@ export class SetupService {
         // What arrived is used even when something else failed: a chat model without the vision one still answers.
         const failedIds = new Set(failed.map((progress) => progress.id));
         const arrived = chosen.filter((role) => jobIds(role).every((id) => !failedIds.has(id)));
-        const choices = choicesFor(arrived, models.modelsDir);
+        const choices = choicesFor(arrived, models.modelsDir, models.catalogue);
         if (failed.length === 0 || Object.keys(choices).length > 0)
           await this.deps.settings.chooseRoles(choices);
         await models.refresh();
@@ -162,6 +163,7 @@ function allRoles(proposal: SetupProposal): SetupRole[] {
 function choicesFor(
   roles: readonly RoleProposal[],
   modelsDir: string,
+  catalogue: readonly CatalogueModel[],
 ): Partial<Record<ModelRole, RoleChoice>> {
   const choices: Partial<Record<ModelRole, RoleChoice>> = {};
   for (const role of roles) {
@@ -170,7 +172,10 @@ function choicesFor(
     if ((role.source === 'ollama' || role.source === 'server') && role.server) {
       choices[role.role] = { model: role.ollamaModel ?? role.modelId, endpoint: role.server };
     } else if (role.files[0] && (role.role === 'decide' || role.role === 'answer' || role.role === 'embed')) {
-      choices[role.role] = { model: join(modelsDir, role.files[0].fileName) };
+      // Where the download put it: a sentence embedder's files go in a folder of their own.
+      const model = catalogue.find((candidate) => candidate.id === role.modelId);
+      const fileName = model ? localFileName(model, role.files[0].fileName) : role.files[0].fileName;
+      choices[role.role] = { model: join(modelsDir, fileName) };
     }
   }
   return choices;
