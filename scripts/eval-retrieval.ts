@@ -1,18 +1,22 @@
 /**
  * `npm run eval -- retrieval [--limit N] [--chunks-per-query N] [--reranker PATH.gguf] [--model PATH.gguf] [--no-rerank]
- *  [--mode pages --page-embedder PATH.onnx]`:
+ *  [--mode bm25|dense|hybrid[,...] --embedder DIR ...] [--mode pages --page-embedder PATH.onnx]`:
  * page retrieval quality on the answerable dev questions. Every question's PDF is read with the
  * document readers and indexed in a temporary index; each question is searched across all those
  * documents (and, for plain search, within its own document), with and without query rewriting and
  * re-ranking, and the first ten distinct pages are scored against the gold pages.
  * Without `--reranker` the re-ranking rows use the tiny random-weight reranker the tests write: a
  * control that shows what an uninformed reordering costs, not a quality figure.
+ * `--mode dense,hybrid` with one or more `--embedder DIR` (an ONNX text embedder folder; QUIRE_EMBEDDER)
+ * embeds every chunk with each embedder in turn and scores dense and hybrid search beside BM25, with
+ * each embedder's chunks per second and every variant's milliseconds per query.
  * `--mode pages` (with a page embedder from --page-embedder or QUIRE_PAGE_EMBEDDER) also draws and
  * embeds every page and scores page search beside BM25 on the same questions (eval-pages.ts).
  * Prints a table and writes JSON under bench-results/.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
@@ -22,6 +26,8 @@ import { Index } from '../src/core/index/openIndex';
 import type { SearchFilter } from '../src/core/index/search/searchScope';
 import { createLlamaProvider, type LlamaProvider } from '../src/core/models/llama/llamaProvider';
 import { createLlamaReranker, type LlamaReranker } from '../src/core/models/llama/llamaReranker';
+import { OnnxTextEmbedder } from '../src/core/models/onnx/onnxTextEmbedder';
+import type { ChunkSearchMode } from '../src/core/agent/ports';
 import { retrieve, type RetrievalPorts } from '../src/core/retrieval/retriever';
 import { sharedDir, tempDir } from '../test/helpers/shared';
 import { writeTinyGguf } from '../test/helpers/tinyModel';
@@ -97,6 +103,7 @@ async function indexDocuments(
 
 interface Variant {
   label: string;
+  mode: ChunkSearchMode;
   rewrite: boolean;
   rerank: boolean;
   /** Weigh passages by their document's share of the evidence (on in the product). */
@@ -112,7 +119,7 @@ async function goldRank(
 ): Promise<number | null> {
   const { hits } = await retrieve(ports, question.question, {
     k: depth,
-    mode: 'bm25',
+    mode: variant.mode,
     rewrite: variant.rewrite,
     rerank: variant.rerank,
     rerankBudgetMs: 60_000,
@@ -135,12 +142,13 @@ function storePorts(
   reranker: LlamaReranker | null,
   chat: LlamaProvider | null,
   documentPrior: boolean,
+  mode: ChunkSearchMode = 'bm25',
 ): RetrievalPorts {
   return {
     search: (query, options) =>
       store.search.chunks(query, {
         k: options.k,
-        mode: 'bm25',
+        mode,
         documentPrior,
         ...(filter ? { filter } : {}),
       }),
@@ -164,6 +172,74 @@ function summarise(scope: string, source: string, ranks: Array<number | null>) {
   };
 }
 
+interface EmbedderSummary {
+  embedder: string;
+  chunks: number;
+  seconds: number;
+  chunksPerSecond: number;
+}
+
+/** Embeds every chunk of the store with the text embedder in `path`, which becomes the active one. */
+async function embedChunks(
+  store: Index,
+  path: string,
+): Promise<{ summary: EmbedderSummary; dispose: () => Promise<void> }> {
+  const embedder = await OnnxTextEmbedder.create({ modelPath: path, threads: availableParallelism() });
+  await store.vectors.setEmbedders({ text: embedder, page: null });
+  const started = performance.now();
+  const outcome = await store.vectors.embedPending({
+    batchSize: 64,
+    onProgress: (p) => process.stderr.write(`\rembedding with ${basename(path)}: ${p.done}/${p.total}`),
+  });
+  const seconds = (performance.now() - started) / 1000;
+  process.stderr.write('\n');
+  if (!outcome.complete) throw new Error(`${path} did not embed every chunk.`);
+  return {
+    summary: {
+      embedder: basename(path),
+      chunks: outcome.embedded,
+      seconds,
+      chunksPerSecond: outcome.embedded / seconds,
+    },
+    dispose: () => embedder.dispose(),
+  };
+}
+
+/** The issue's targets for text embedders: dense alone above BM25's hit@10, hybrid hit@5 at least 0.55. */
+function textTargets(
+  rows: BenchReport['rows'],
+  bm25: BenchReport['rows'][number],
+  embedders: EmbedderSummary[],
+): NonNullable<BenchReport['targets']> {
+  const row = (label: string) => rows.find((r) => r.scope === `${label}, all docs` && r.source === 'all');
+  return embedders.flatMap(({ embedder }) => {
+    const dense = row(`dense (${embedder}) + document prior`);
+    const hybrid = row(`hybrid (${embedder}) + document prior`);
+    return [
+      ...(dense
+        ? [
+            {
+              what: `dense (${embedder}) hit@10 above BM25's (document prior on both)`,
+              target: `> ${(bm25.hit10 as number).toFixed(3)}`,
+              measured: (dense.hit10 as number).toFixed(3),
+              met: (dense.hit10 as number) > (bm25.hit10 as number),
+            },
+          ]
+        : []),
+      ...(hybrid
+        ? [
+            {
+              what: `hybrid (${embedder}) hit@5, document prior on`,
+              target: `>= ${HIT5_TARGET}`,
+              measured: (hybrid.hit5 as number).toFixed(3),
+              met: (hybrid.hit5 as number) >= HIT5_TARGET,
+            },
+          ]
+        : []),
+    ];
+  });
+}
+
 export async function run(args: string[]): Promise<BenchReport> {
   const option = (name: string, fallback: number) => {
     const at = args.indexOf(name);
@@ -182,8 +258,19 @@ export async function run(args: string[]): Promise<BenchReport> {
       : undefined;
   process.env.LANCEDB_LOG ??= 'error';
   const modeAt = args.indexOf('--mode');
-  const mode = modeAt === -1 ? 'bm25' : args[modeAt + 1];
-  if (mode !== 'bm25' && mode !== 'pages') throw new Error(`--mode must be bm25 or pages, not "${mode}".`);
+  const modes = (modeAt === -1 ? 'bm25' : (args[modeAt + 1] ?? '')).split(',');
+  for (const m of modes)
+    if (!['bm25', 'dense', 'hybrid', 'pages'].includes(m))
+      throw new Error(`--mode takes bm25, dense, hybrid or pages (comma-separated), not "${m}".`);
+  const mode = modes.includes('pages') ? 'pages' : 'text';
+  const textModes = modes.filter((m): m is 'dense' | 'hybrid' => m === 'dense' || m === 'hybrid');
+  const embedderPaths = args.flatMap((arg, i) => (arg === '--embedder' && args[i + 1] ? [args[i + 1]!] : []));
+  if (embedderPaths.length === 0 && process.env.QUIRE_EMBEDDER)
+    embedderPaths.push(process.env.QUIRE_EMBEDDER);
+  if (textModes.length > 0 && embedderPaths.length === 0)
+    throw new Error(
+      '--mode dense or hybrid needs a text embedder: give its folder with --embedder DIR (or QUIRE_EMBEDDER).',
+    );
   const embedderAt = args.indexOf('--page-embedder');
   const pageEmbedder =
     (embedderAt === -1 ? undefined : args[embedderAt + 1]) ?? process.env.QUIRE_PAGE_EMBEDDER ?? null;
@@ -230,23 +317,38 @@ export async function run(args: string[]): Promise<BenchReport> {
         : await createLlamaProvider({ modelPath: args[modelArg + 1]!, gpu: false, threads: 1 });
     const rewriting = `rewriting${chat ? ' (model)' : ' (keywords, sub-questions)'}`;
     const variants: Variant[] = [
-      { label: 'BM25', rewrite: false, rerank: false, documentPrior: false },
-      { label: `BM25 + ${rewriting}`, rewrite: true, rerank: false, documentPrior: false },
-      { label: 'BM25 + document prior', rewrite: false, rerank: false, documentPrior: true },
+      { label: 'BM25', mode: 'bm25' as const, rewrite: false, rerank: false, documentPrior: false },
+      {
+        label: `BM25 + ${rewriting}`,
+        mode: 'bm25' as const,
+        rewrite: true,
+        rerank: false,
+        documentPrior: false,
+      },
+      {
+        label: 'BM25 + document prior',
+        mode: 'bm25' as const,
+        rewrite: false,
+        rerank: false,
+        documentPrior: true,
+      },
       {
         label: `BM25 + document prior + ${rewriting}`,
+        mode: 'bm25' as const,
         rewrite: true,
         rerank: false,
         documentPrior: true,
       },
       {
         label: `BM25 + document prior + ${rerankerLabel}`,
+        mode: 'bm25' as const,
         rewrite: false,
         rerank: true,
         documentPrior: true,
       },
       {
         label: `BM25 + document prior + ${rewriting} + ${rerankerLabel}`,
+        mode: 'bm25' as const,
         rewrite: true,
         rerank: true,
         documentPrior: true,
@@ -257,6 +359,7 @@ export async function run(args: string[]): Promise<BenchReport> {
 
     started = performance.now();
     let pageEval: PageEval | null = null;
+    const embedders: EmbedderSummary[] = [];
     const rows: BenchReport['rows'] = [
       {
         scope: 'baseline: BM25 over whole pages, all docs',
@@ -270,8 +373,8 @@ export async function run(args: string[]): Promise<BenchReport> {
     const perQuestion = new Map<string, Record<string, unknown>>(
       questions.map((q) => [q.id, { id: q.id, source: q.source }]),
     );
-    const addRows = (label: string, ranks: Array<number | null>) => {
-      rows.push(summarise(label, 'all', ranks));
+    const addRows = (label: string, ranks: Array<number | null>, msPerQuery?: number) => {
+      rows.push({ ...summarise(label, 'all', ranks), ...(msPerQuery === undefined ? {} : { msPerQuery }) });
       for (const source of sources)
         rows.push(
           summarise(
@@ -282,16 +385,32 @@ export async function run(args: string[]): Promise<BenchReport> {
         );
     };
     try {
-      for (const variant of variants) {
-        const ports = storePorts(store, undefined, reranker, chat, variant.documentPrior);
+      const score = async (variant: Variant) => {
+        const ports = storePorts(store, undefined, reranker, chat, variant.documentPrior, variant.mode);
         const ranks: Array<number | null> = [];
+        const began = performance.now();
         for (const question of questions) {
           const rank = await goldRank(ports, question, variant, depth);
           ranks.push(rank);
           perQuestion.get(question.id)![variant.label] = rank;
         }
-        addRows(`${variant.label}, all docs`, ranks);
+        addRows(`${variant.label}, all docs`, ranks, (performance.now() - began) / questions.length);
         process.stderr.write(`scored ${variant.label}\n`);
+      };
+      for (const variant of variants) await score(variant);
+      for (const path of embedderPaths) {
+        const embedded = await embedChunks(store, path);
+        embedders.push(embedded.summary);
+        for (const textMode of textModes)
+          for (const documentPrior of [false, true])
+            await score({
+              label: `${textMode} (${embedded.summary.embedder})${documentPrior ? ' + document prior' : ''}`,
+              mode: textMode,
+              rewrite: false,
+              rerank: false,
+              documentPrior,
+            });
+        await embedded.dispose();
       }
       const own: Array<number | null> = [];
       for (const question of questions) {
@@ -325,6 +444,7 @@ export async function run(args: string[]): Promise<BenchReport> {
           measured: (overall.hit5 as number).toFixed(3),
           met: (overall.hit5 as number) >= HIT5_TARGET,
         },
+        ...textTargets(rows, overall, embedders),
       ],
       details: {
         documents: docs.length,
@@ -336,7 +456,10 @@ export async function run(args: string[]): Promise<BenchReport> {
         chunking: chunking ?? DEFAULT_CHUNKING,
         modes: pageEval
           ? "BM25 and page search (exact MaxSim over the configured page embedder's vectors)"
-          : 'BM25 only: no trained text or page embedder can be loaded here, so dense, hybrid and page modes are not measured',
+          : embedders.length > 0
+            ? `BM25, and ${textModes.join(' and ')} with each text embedder`
+            : 'BM25 only: no text or page embedder was given (--embedder, --page-embedder)',
+        embedders,
         ...(pageEval
           ? {
               pageSearch: {

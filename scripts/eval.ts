@@ -18,23 +18,35 @@ import { printTable, writeReport, type BenchReport } from './bench/report';
  * library folder holding the questions' documents. Hard links, or copies across file systems: the
  * path policy refuses symlinks that lead out of the library.
  */
-async function createEvalContext(
-  modelPath: string | null,
-  modelThreads: number | undefined,
-): Promise<AnswerEvalContext> {
+interface EvalOptions {
+  modelPath: string | null;
+  /** CPU threads of the in-process model (the product leaves one core free). */
+  modelThreads: number | undefined;
+  /** A text embedder folder: chunks are embedded before the questions, so search can be hybrid. */
+  embedderPath: string | null;
+  /** The agent's time limit per question, when the machine is slower than the product's default assumes. */
+  wallMs: number | undefined;
+}
+
+async function createEvalContext(options: EvalOptions): Promise<AnswerEvalContext> {
+  const { modelPath, modelThreads, embedderPath } = options;
   const dataDir = await mkdtemp(join(tmpdir(), 'quire-eval-'));
   const library = await mkdtemp(join(tmpdir(), 'quire-eval-library-'));
   const core = createCore({
     dataDir,
     modelPath,
     renderImages: false,
+    // OCR of scanned pages would run beside the questions and take the model's cores.
+    ocr: false,
     embedInBackground: false,
+    embedderPath,
     ...(modelThreads ? { modelThreads } : {}),
   });
   const libraryName = (doc: string) => doc.replace(/\//g, '__');
   await core.start();
   return {
     ports: createAgentPorts(core, core.models),
+    ...(options.wallMs ? { limits: { maxWallMs: options.wallMs } } : {}),
     async prepare(documents) {
       for (const doc of documents) {
         const source = join(sharedDir, doc);
@@ -47,6 +59,11 @@ async function createEvalContext(
         await core.ingestion.whenIdle();
       } while (core.library.snapshot().scanning);
       console.log(`indexed ${core.library.snapshot().documents.length} documents for the evaluation`);
+      if (embedderPath) {
+        core.embedding.request();
+        await core.embedding.whenIdle();
+        console.log(`embedded the chunks with ${embedderPath}`);
+      }
     },
     documentFor(doc) {
       const path = join(library, libraryName(doc));
@@ -67,9 +84,16 @@ if (name === 'retrieval') {
 } else if (name === 'answers') {
   const at = args.indexOf('--model');
   const modelPath = at === -1 ? (process.env.QUIRE_MODEL ?? null) : (args[at + 1] ?? null);
-  const threadsAt = args.indexOf('--threads');
-  const threads = threadsAt === -1 ? undefined : Number(args[threadsAt + 1]);
-  const context = await createEvalContext(modelPath, threads);
+  const value = (flag: string) => {
+    const at = args.indexOf(flag);
+    return at === -1 ? undefined : args[at + 1];
+  };
+  const context = await createEvalContext({
+    modelPath,
+    modelThreads: value('--threads') ? Number(value('--threads')) : undefined,
+    embedderPath: value('--embedder') ?? process.env.QUIRE_EMBEDDER ?? null,
+    wallMs: value('--wall-seconds') ? Number(value('--wall-seconds')) * 1000 : undefined,
+  });
   try {
     report = await (await import('./eval-answers')).run(args, context);
   } finally {
