@@ -21,6 +21,7 @@ const benches: Record<string, () => Promise<{ run: BenchFn }>> = {
   budget: () => import('./bench/budget'),
   language: () => import('./bench/language'),
   'real-models': () => import('./bench/realModels'),
+  embed: () => import('./bench/embed'),
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -59,6 +59,8 @@ export interface QuestionResult {
   toolCalls: number;
   seconds: number;
   answer: string | null;
+  /** Why the run failed, when it did. */
+  error: string | null;
   /** Decisions the decide model wrote that parsed, and ones that did not (the run fell back). */
   decisionsParsed: number;
   decisionsUnparsed: number;
@@ -174,6 +176,7 @@ export function scoreQuestion(
     toolCalls: outcome.events.filter((e) => e.type === 'decision' && e.tool !== 'answer').length,
     seconds,
     answer: outcome.answer,
+    error: outcome.error,
     decisionsParsed: outcome.events.filter((e) => e.type === 'decision' && e.source === 'model').length,
     decisionsUnparsed: outcome.events.filter(
       (e) => e.type === 'error' && e.tool === null && e.suggestion === UNPARSED_DECISION_SUGGESTION,

@@ -27,6 +27,7 @@ import type { SearchFilter } from '../src/core/index/search/searchScope';
 import { createLlamaProvider, type LlamaProvider } from '../src/core/models/llama/llamaProvider';
 import { createLlamaReranker, type LlamaReranker } from '../src/core/models/llama/llamaReranker';
 import { OnnxTextEmbedder } from '../src/core/models/onnx/onnxTextEmbedder';
+import type { TextEmbedder } from '../src/core/models/types';
 import type { ChunkSearchMode } from '../src/core/agent/ports';
 import { retrieve, type RetrievalPorts } from '../src/core/retrieval/retriever';
 import { sharedDir, tempDir } from '../test/helpers/shared';
@@ -183,7 +184,7 @@ interface EmbedderSummary {
 async function embedChunks(
   store: Index,
   path: string,
-): Promise<{ summary: EmbedderSummary; dispose: () => Promise<void> }> {
+): Promise<{ summary: EmbedderSummary; embedder: OnnxTextEmbedder }> {
   const embedder = await OnnxTextEmbedder.create({ modelPath: path, threads: availableParallelism() });
   await store.vectors.setEmbedders({ text: embedder, page: null });
   const started = performance.now();
@@ -201,7 +202,16 @@ async function embedChunks(
       seconds,
       chunksPerSecond: outcome.embedded / seconds,
     },
-    dispose: () => embedder.dispose(),
+    embedder,
+  };
+}
+
+/** The embedder under the same id, with every query embedded the way its passages are. */
+function queriesAsPassages(embedder: TextEmbedder): TextEmbedder {
+  return {
+    id: embedder.id,
+    dimensions: embedder.dimensions,
+    embed: (texts, options) => embedder.embed(texts, { ...options, kind: 'passage' }),
   };
 }
 
@@ -410,7 +420,18 @@ export async function run(args: string[]): Promise<BenchReport> {
               rerank: false,
               documentPrior,
             });
-        await embedded.dispose();
+        // The same vectors, queries embedded as passages are (no query instruction or prefix): says
+        // what the model card's query prefix is worth on these questions.
+        store.vectors.attach({ text: queriesAsPassages(embedded.embedder) });
+        for (const textMode of textModes)
+          await score({
+            label: `${textMode} (${embedded.summary.embedder}, queries as passages) + document prior`,
+            mode: textMode,
+            rewrite: false,
+            rerank: false,
+            documentPrior: true,
+          });
+        await embedded.embedder.dispose();
       }
       const own: Array<number | null> = [];
       for (const question of questions) {
