@@ -1,6 +1,7 @@
 /*
  * What a GGUF model holds resident in its model host process, beyond the tensors in its file: measured
- * with node-llama-cpp 3.21.1 (llama.cpp v0.4.0 release) by reading the host's smaps while it ran.
+ * on Linux x64 with node-llama-cpp 3.21.1 (its llama.cpp v0.4.0 release) from /proc smaps of a process
+ * loading and running models as the host does, and llama.cpp's load log.
  * Where a part depends on the machine it is decided per backend, and the unsure cases err high.
  */
 import { GgmlType, type GgufTensorInfo } from 'node-llama-cpp';
@@ -45,7 +46,8 @@ const q4_K = { blockBytes: 144, blockElements: 256 };
 
 /**
  * The weight types llama.cpp's CPU backend copies into an interleaved layout at load
- * (`ggml_repack_get_optimal_repack_type`); the mapped originals stay resident beside the copy.
+ * (`ggml_repack_get_optimal_repack_type`); the mapped originals stay resident beside the copy (clean
+ * file pages the kernel may drop under pressure, so counting both errs high).
  * x64 assumes AVX2 (every x64 CPU since 2013); Q2_K is repacked only with AVX-512 and is counted anyway.
  * arm64 assumes dot-product instructions (every Apple Silicon chip and current ARM server).
  */
