@@ -7,6 +7,7 @@ import { QuireError } from '../../../shared/errors';
 import type { CallOptions, ChatModel, ChatRequest, ChatResponse, TextEmbedder } from '../types';
 import { contextBytes, describeGguf, type GgufDescription } from './describeGguf';
 import { ModelHostClient } from './modelHostClient';
+import { llamaBackend } from './residentMemory';
 import type { HostModelInfo, LlamaGpuSetting } from './protocol';
 
 export interface LlamaProviderOptions {
@@ -47,7 +48,7 @@ const DEFAULT_TIMEOUT_MS = 5 * 60_000;
  * then returns a provider whose host child starts on first use.
  */
 export async function createLlamaProvider(options: LlamaProviderOptions): Promise<LlamaProvider> {
-  const description = await describeGguf(options.modelPath);
+  const description = await describeGguf(options.modelPath, { backend: llamaBackend(options.gpu) });
   const contextSize = Math.min(
     options.contextSize ?? DEFAULT_CONTEXT_SIZE,
     description.trainContextSize || Infinity,

@@ -7,6 +7,7 @@ import type { MemoryEntry } from '../../../shared/domain/models';
 import type { CallOptions, Reranker } from '../types';
 import { contextBytes, describeGguf, type GgufDescription } from './describeGguf';
 import { ModelHostClient } from './modelHostClient';
+import { llamaBackend } from './residentMemory';
 import type { HostModelInfo, LlamaGpuSetting } from './protocol';
 
 export interface LlamaRerankerOptions {
@@ -36,7 +37,7 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** Reads the header first (a file that is not a GGUF fails here), then starts the host on first use. */
 export async function createLlamaReranker(options: LlamaRerankerOptions): Promise<LlamaReranker> {
-  const description = await describeGguf(options.modelPath);
+  const description = await describeGguf(options.modelPath, { backend: llamaBackend(options.gpu) });
   const contextSize = Math.min(
     options.contextSize ?? DEFAULT_CONTEXT_SIZE,
     description.trainContextSize || Infinity,
