@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { GgmlType, getLlama, LlamaLogLevel, type GgufTensorInfo } from 'node-llama-cpp';
+import { GgmlType, type GgufTensorInfo } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { contextBytes, describeGguf } from '../../src/core/models/llama/describeGguf';
@@ -10,11 +10,9 @@ import {
   repackedWeightsBytes,
   TOKENIZER_ENTRY_BYTES,
 } from '../../src/core/models/llama/residentMemory';
-import { realModelsSkipReason, requireRealModel } from '../helpers/realModels';
 import { tempDir } from '../helpers/shared';
 import { TINY_MODEL_SHAPE, writeTinyGguf } from '../helpers/tinyModel';
 
-const MiB = 1024 ** 2;
 /** The tiny model's tokenizer: 5 control and unknown tokens, 256 bytes, 95 printable characters. */
 const TINY_VOCABULARY = 5 + 256 + 95;
 
@@ -119,41 +117,3 @@ describe('the tiny GGUF described as the host holds it', () => {
     expect(contextBytes(metal, 2048) - contextBytes(cpu, 2048)).toBe(TINY_VOCABULARY * 512 * 4);
   });
 });
-
-const skipReal = realModelsSkipReason();
-describe.skipIf(skipReal !== null)(
-  `repacked and mapped bytes against llama.cpp's own load log${skipReal ? ` (skipped: ${skipReal})` : ''}`,
-  () => {
-    it('match the CPU_REPACK and CPU_Mapped buffers llama.cpp reports for Gemma 3 270M Q4_K_M', async () => {
-      const gemma = requireRealModel('chat', 'gemma-3-270m-Q4_K_M');
-      const buffers = new Map<string, number>();
-      const llama = await getLlama({
-        gpu: false,
-        build: 'never',
-        progressLogs: false,
-        logLevel: LlamaLogLevel.debug,
-        logger: (_level, message) => {
-          const match = /(CPU_REPACK|CPU_Mapped) model buffer size =\s*([\d.]+) MiB/.exec(message);
-          if (match) buffers.set(match[1]!, Number(match[2]));
-        },
-      });
-      const model = await llama.loadModel({ modelPath: gemma.path });
-      // Native log lines reach JavaScript asynchronously, after the load resolves.
-      for (let wait = 0; wait < 100 && !buffers.has('CPU_Mapped'); wait++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      await model.dispose();
-      await llama.dispose();
-
-      const description = await describeGguf(gemma.path, { backend: llamaBackend(false) });
-      // The log rounds to hundredths of a MiB.
-      expect(
-        Math.abs(description.loaded.repackedBytes / MiB - (buffers.get('CPU_REPACK') ?? 0)),
-      ).toBeLessThan(0.01);
-      expect(description.loaded.repackedBytes).toBeGreaterThan(0);
-      expect(Math.abs(description.loaded.mappedBytes / MiB - (buffers.get('CPU_Mapped') ?? 0))).toBeLessThan(
-        0.01,
-      );
-    }, 120_000);
-  },
-);
