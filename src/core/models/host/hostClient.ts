@@ -19,6 +19,12 @@ export interface HostClientOptions<Request extends HostRequestBase> {
   loadTimeoutMs?: number;
   /** How long a cancelled or timed-out call may take to stop before the child is killed. Defaults to 5 s. */
   stopGraceMs?: number;
+  /**
+   * The same for a call cancelled while the host carries on serving others; defaults to `stopGraceMs`.
+   * Killing the host then fails every other call it holds, so a runtime that checks for cancellation
+   * only between long steps needs longer.
+   */
+  cancelGraceMs?: number;
   /** A sentence added to the error when the child dies of this signal (e.g. what a SIGABRT means). */
   signalHint?: (signal: NodeJS.Signals) => string | null;
 }
@@ -210,10 +216,13 @@ export class HostClient<Request extends HostRequestBase, LoadInfo> {
   private abandon(child: ChildHandle, id: number): void {
     if (!child.connected) return;
     child.send({ type: 'cancel', targetId: id } satisfies HostCancel, () => undefined);
-    const watchdog = setTimeout(() => {
-      this.abandoned.delete(id);
-      if (this.child === child) child.kill('SIGKILL');
-    }, this.hostOptions.stopGraceMs ?? 5000);
+    const watchdog = setTimeout(
+      () => {
+        this.abandoned.delete(id);
+        if (this.child === child) child.kill('SIGKILL');
+      },
+      this.hostOptions.cancelGraceMs ?? this.hostOptions.stopGraceMs ?? 5000,
+    );
     watchdog.unref();
     this.abandoned.set(id, watchdog);
   }

@@ -19,7 +19,16 @@ export interface ModelHostClientOptions {
   loadTimeoutMs?: number;
   /** How long a cancelled or timed-out call may take to stop before the child is killed. Defaults to 5 s. */
   stopGraceMs?: number;
+  /** How long one cancelled call may run on while the host serves others. Defaults to 30 s. */
+  cancelGraceMs?: number;
 }
+
+/**
+ * llama.cpp looks at a cancelled call only between batches of up to 512 prompt tokens, and one batch of
+ * a 1.5B model takes over 10 s on 2 busy cores (47 tokens/s): with 5 s of grace the host was killed,
+ * and the run's other call in flight failed with it.
+ */
+const CANCEL_GRACE_MS = 30_000;
 
 type LlamaRequest = Exclude<HostRequest, { type: 'cancel' }>;
 
@@ -31,6 +40,7 @@ export class ModelHostClient extends HostClient<LlamaRequest, HostModelInfo> {
       load: { type: 'load', options: options.load },
       ...(options.loadTimeoutMs === undefined ? {} : { loadTimeoutMs: options.loadTimeoutMs }),
       ...(options.stopGraceMs === undefined ? {} : { stopGraceMs: options.stopGraceMs }),
+      cancelGraceMs: options.cancelGraceMs ?? CANCEL_GRACE_MS,
       signalHint: (signal) =>
         signal === 'SIGABRT'
           ? 'llama.cpp aborted, which usually means the model file is malformed or unsupported.'
