@@ -30,9 +30,10 @@ SENTENCES = [
 # The first two sentences again, embedded as search queries.
 QUERIES = [0, 1]
 
-# family: (pooling, query prefix, passage prefix, longest input in tokens), from each model card.
+# family: (pooling, query prefix, passage prefix, longest input in tokens), from each model card
+# (BGE v1.5's query instruction is optional there, and Quire leaves it out: see its recipe).
 FAMILIES = {
-    "bge": ("cls", "Represent this sentence for searching relevant passages: ", "", 512),
+    "bge": ("cls", "", "", 512),
     "e5": ("mean", "query: ", "passage: ", 512),
     "minilm": ("mean", "", "", 256),
 }

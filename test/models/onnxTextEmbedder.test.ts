@@ -99,13 +99,13 @@ describe('the ONNX text embedder on a tiny model', () => {
     expect(maxDifference(cls!, mean!)).toBeGreaterThan(0.01);
   });
 
-  it('puts the query instruction before a query, and the passage prefix before a passage', async () => {
+  it('puts the query prefix before a query, and the passage prefix before a passage', async () => {
     const text = 'kitten dozing by the glass pane';
+    // BGE's query instruction is left out (measured: see its recipe): a query embeds as a passage.
     const [bgeQuery] = await bge.embed([text], { kind: 'query' });
     const [bgePassage] = await bge.embed([text], { kind: 'passage' });
-    const [bgeByHand] = await bge.embed([RECIPES.bge.queryPrefix + text]);
-    expect(maxDifference(bgeQuery!, bgePassage!)).toBeGreaterThan(0.01);
-    expect(maxDifference(bgeQuery!, bgeByHand!)).toBeLessThan(1e-5);
+    expect(RECIPES.bge.queryPrefix).toBe('');
+    expect(maxDifference(bgeQuery!, bgePassage!)).toBeLessThan(1e-6);
 
     const [e5Query] = await e5.embed([text], { kind: 'query' });
     const [e5Passage] = await e5.embed([text]);

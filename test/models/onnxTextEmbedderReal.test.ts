@@ -93,9 +93,9 @@ describe.skipIf(skip)('real sentence embedders against their Python reference', 
         ];
         console.log(`${name}: lowest cosine to the Python reference ${Math.min(...cosines).toFixed(6)}`);
         for (const value of cosines) expect(value).toBeGreaterThanOrEqual(0.999);
-        // A query is not its passage: the prefixes must have changed something (MiniLM has none).
+        // A query is not its passage where the family prefixes queries (E5); BGE and MiniLM do not.
         const sameAsPassage = cosine(queries[0]!, [...passages[0]!]);
-        if (expected.family === 'minilm') expect(sameAsPassage).toBeGreaterThan(0.99999);
+        if (expected.family !== 'e5') expect(sameAsPassage).toBeGreaterThan(0.99999);
         else expect(sameAsPassage).toBeLessThan(0.99);
         // In one padded batch the int8 activations share one quantization range: close, not equal.
         const batched = await embedder.embed(reference.sentences);

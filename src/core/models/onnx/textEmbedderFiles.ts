@@ -22,11 +22,14 @@ export interface TextEmbedderRecipe {
 }
 
 export const RECIPES: Record<TextEmbedderFamily, TextEmbedderRecipe> = {
+  // BGE v1.5's card makes its query instruction optional. Measured with the int8 bge-small on 16 dev
+  // questions, hybrid search (the default) did as well or better without it on every figure (hit@5
+  // 0.438 against 0.375, MRR 0.294 against 0.278), and one of four plain paraphrases ranked second with it.
   bge: {
     family: 'bge',
     label: 'BGE',
     pooling: 'cls',
-    queryPrefix: 'Represent this sentence for searching relevant passages: ',
+    queryPrefix: '',
     passagePrefix: '',
     maxTokens: 512,
   },
