@@ -7,6 +7,7 @@ import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { MemoryEntry } from '../../../shared/domain/models';
 import { HostClient, type HostCallOptions } from '../host/hostClient';
+import { IdleRelease } from '../host/idleRelease';
 import { LoadedState } from '../host/loadedState';
 import type { CallOptions, PageEmbedder, PageInput } from '../types';
 import type { EmbedOutput, OnnxPageEmbedderInfo, OnnxPageEmbedderLoadOptions } from './colModernVBertEngine';
@@ -78,10 +79,7 @@ function rows(output: EmbedOutput, dimensions: number): Float32Array[] {
 
 export class OnnxPageEmbedder implements PageEmbedder {
   private readonly loaded = new LoadedState(true);
-  private inFlight = 0;
-  private idleTimer: NodeJS.Timeout | null = null;
-  private unloading: Promise<void> | null = null;
-  private idleUnloadMs: number | undefined;
+  private readonly idle: IdleRelease;
 
   private constructor(
     readonly id: string,
@@ -90,7 +88,10 @@ export class OnnxPageEmbedder implements PageEmbedder {
     private readonly modelBytes: number,
     private readonly host: PageEmbedderHost,
     private readonly timeoutMs: number,
-  ) {}
+    idleUnloadMs: number | undefined,
+  ) {
+    this.idle = new IdleRelease(host, this.loaded, idleUnloadMs);
+  }
 
   /**
    * Checks the file and its tokenizer first (a wrong file fails here, before any process starts),
@@ -108,23 +109,23 @@ export class OnnxPageEmbedder implements PageEmbedder {
       bytes,
       host,
       options.timeoutMs ?? 5 * 60_000,
+      options.idleUnloadMs,
     );
-    embedder.idleUnloadMs = options.idleUnloadMs;
-    embedder.unloadLater();
+    embedder.idle.scheduleRelease();
     return embedder;
   }
 
   async embedPage(page: PageInput, options: CallOptions = {}): Promise<Float32Array[] | null> {
     if (!page.loadImage) return null;
     const image = await page.loadImage();
-    const output = await this.tracked(() =>
+    const output = await this.idle.run(() =>
       this.host.embedImage(image, { ...options, timeoutMs: this.timeoutMs }),
     );
     return rows(output, this.dimensions);
   }
 
   async embedQuery(query: string, options: CallOptions = {}): Promise<Float32Array[]> {
-    const [output] = await this.tracked(() =>
+    const [output] = await this.idle.run(() =>
       this.host.embedQueries([query], { ...options, timeoutMs: this.timeoutMs }),
     );
     return output ? rows(output, this.dimensions) : [];
@@ -148,35 +149,8 @@ export class OnnxPageEmbedder implements PageEmbedder {
   }
 
   async dispose(): Promise<void> {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idle.dispose();
     await this.host.dispose();
     this.loaded.set(false);
-  }
-
-  private async tracked<T>(work: () => Promise<T>): Promise<T> {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-    await this.unloading;
-    this.inFlight++;
-    try {
-      return await this.loaded.track(work, () => this.host.isLoaded);
-    } finally {
-      this.inFlight--;
-      this.unloadLater();
-    }
-  }
-
-  /** Ends the host process once no call has come for idleUnloadMs. */
-  private unloadLater(): void {
-    if (this.idleUnloadMs === undefined || this.inFlight > 0 || this.idleTimer) return;
-    this.idleTimer = setTimeout(() => {
-      this.idleTimer = null;
-      if (this.inFlight > 0) return;
-      this.unloading = this.host.unload().finally(() => {
-        this.unloading = null;
-        this.loaded.set(this.host.isLoaded);
-      });
-    }, this.idleUnloadMs);
-    this.idleTimer.unref();
   }
 }

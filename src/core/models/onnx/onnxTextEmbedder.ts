@@ -5,6 +5,7 @@
 import { basename, dirname } from 'node:path';
 import type { MemoryEntry } from '../../../shared/domain/models';
 import { HostClient, type HostCallOptions } from '../host/hostClient';
+import { IdleRelease } from '../host/idleRelease';
 import { LoadedState } from '../host/loadedState';
 import type { EmbedOptions, TextEmbedder } from '../types';
 import { fingerprint } from './onnxPageEmbedder';
@@ -50,10 +51,7 @@ class TextEmbedderHost extends HostClient<TextEmbedderRequest, OnnxTextEmbedderI
 
 export class OnnxTextEmbedder implements TextEmbedder {
   private readonly loaded = new LoadedState(true);
-  private inFlight = 0;
-  private idleTimer: NodeJS.Timeout | null = null;
-  private unloading: Promise<void> | null = null;
-  private idleUnloadMs: number | undefined;
+  private readonly idle: IdleRelease;
 
   private constructor(
     readonly id: string,
@@ -62,7 +60,10 @@ export class OnnxTextEmbedder implements TextEmbedder {
     private readonly modelBytes: number,
     private readonly host: TextEmbedderHost,
     private readonly timeoutMs: number,
-  ) {}
+    idleUnloadMs: number | undefined,
+  ) {
+    this.idle = new IdleRelease(host, this.loaded, idleUnloadMs);
+  }
 
   /**
    * Checks the folder first (a missing tokenizer or an unknown family fails here, before any process
@@ -82,16 +83,16 @@ export class OnnxTextEmbedder implements TextEmbedder {
       bytes,
       host,
       options.timeoutMs ?? 5 * 60_000,
+      options.idleUnloadMs,
     );
-    embedder.idleUnloadMs = options.idleUnloadMs;
-    embedder.unloadLater();
+    embedder.idle.scheduleRelease();
     return embedder;
   }
 
   async embed(texts: string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     const { kind = 'passage', ...call } = options;
-    const output = await this.tracked(() =>
+    const output = await this.idle.run(() =>
       this.host.embed(texts, kind, { ...call, timeoutMs: this.timeoutMs }),
     );
     const vectors: Float32Array[] = [];
@@ -118,35 +119,8 @@ export class OnnxTextEmbedder implements TextEmbedder {
   }
 
   async dispose(): Promise<void> {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idle.dispose();
     await this.host.dispose();
     this.loaded.set(false);
-  }
-
-  private async tracked<T>(work: () => Promise<T>): Promise<T> {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-    await this.unloading;
-    this.inFlight++;
-    try {
-      return await this.loaded.track(work, () => this.host.isLoaded);
-    } finally {
-      this.inFlight--;
-      this.unloadLater();
-    }
-  }
-
-  /** Ends the host process once no call has come for idleUnloadMs. */
-  private unloadLater(): void {
-    if (this.idleUnloadMs === undefined || this.inFlight > 0 || this.idleTimer) return;
-    this.idleTimer = setTimeout(() => {
-      this.idleTimer = null;
-      if (this.inFlight > 0) return;
-      this.unloading = this.host.unload().finally(() => {
-        this.unloading = null;
-        this.loaded.set(this.host.isLoaded);
-      });
-    }, this.idleUnloadMs);
-    this.idleTimer.unref();
   }
 }
