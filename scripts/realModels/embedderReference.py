@@ -6,6 +6,7 @@ own rather than ported from Quire's TypeScript. Writes test/fixtures/embedderRef
 
     python3 -m venv /tmp/embref && /tmp/embref/bin/pip install onnxruntime tokenizers numpy
     /tmp/embref/bin/python scripts/realModels/embedderReference.py DIR... > test/fixtures/embedderReference.json
+    npx prettier --write test/fixtures/embedderReference.json
 
 Each DIR holds model.onnx and tokenizer.json and is named after its model (bge..., e5..., ...MiniLM...).
 """
