@@ -37,6 +37,9 @@ export interface RealModels {
 }
 
 export const FETCH_HINT = 'run `npm run models:fetch-real`';
+export const REAL_WEIGHTS_MISSING = `real weights not fetched: ${FETCH_HINT}`;
+/** In CI the weights are fetched first, so a test that needs them runs (and fails) rather than skips. */
+export const inCi = process.env.CI === 'true';
 
 function sizeOf(path: string): number | undefined {
   try {
@@ -108,4 +111,14 @@ export function requireRealModel<Role extends 'embed' | 'chat'>(
   const found = (role === 'embed' ? models.embedders : models.chats).find((entry) => entry.name === name);
   if (!found) throw new Error(`real model ${name} is not in ${dir}: ${FETCH_HINT}`);
   return found as Role extends 'embed' ? RealEmbedder : RealChat;
+}
+
+/** The named real embedders the cache holds, by name; the missing ones are left out. */
+export function realEmbedders(
+  names: readonly string[],
+  dir: string = realModelsDir(),
+): Map<string, RealEmbedder> {
+  const models = readRealModels(dir);
+  const present = typeof models === 'string' ? [] : models.embedders;
+  return new Map(present.filter((entry) => names.includes(entry.name)).map((entry) => [entry.name, entry]));
 }

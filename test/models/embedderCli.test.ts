@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/shared';
-import { inCi, REAL_WEIGHTS_MISSING, realEmbedders } from './realEmbedderFiles';
+import { inCi, REAL_WEIGHTS_MISSING, realEmbedders } from '../helpers/realModels';
 import { writeTinyTextEmbedder } from './tinyTextEmbedder';
 
 /*

@@ -9,7 +9,7 @@ import { SetupService } from '../../src/core/models/setup/setupService';
 import type { MemoryBudget, MemoryEntry } from '../../src/shared/domain/models';
 import { tempDir } from '../helpers/shared';
 import { startModelHostStandIn, type ModelHostStandIn } from '../standins/modelHostStandIn';
-import { inCi, REAL_WEIGHTS_MISSING, realEmbedders } from './realEmbedderFiles';
+import { inCi, REAL_WEIGHTS_MISSING, realEmbedders } from '../helpers/realModels';
 
 /*
  * The setup on a small machine: it proposes bge-small-en-v1.5, downloads the pinned files (the real

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OnnxTextEmbedder } from '../../src/core/models/onnx/onnxTextEmbedder';
 import { estimatedResidentBytes } from '../../src/core/models/onnx/textEmbedderMemory';
-import { inCi, REAL_WEIGHTS_MISSING, realEmbedders } from './realEmbedderFiles';
+import { inCi, REAL_WEIGHTS_MISSING, realEmbedders } from '../helpers/realModels';
 
 /*
  * Quire's ONNX text embedder against each model's Python reference: the same sentences through the
