@@ -3,6 +3,7 @@ import type { MemoryEntry } from '../../../shared/domain/models';
 import type { InProcessModel } from '../inProcessInstances';
 import { createLlamaProvider, type LlamaProvider } from './llamaProvider';
 import type { LlamaGpuSetting } from './protocol';
+import { BudgetedModels } from '../host/budgetedModels';
 
 export interface LocalModelsOptions {
   /** The context size a GGUF may load with; rejects when it does not fit in memory (the memory budget decides). */
@@ -20,9 +21,11 @@ export interface LocalModelsOptions {
  * budget before loading, reported to it while loaded, and disposed together.
  */
 export class LocalModels {
-  private readonly providers: LlamaProvider[] = [];
+  private readonly providers: BudgetedModels<LlamaProvider>;
 
-  constructor(private readonly options: LocalModelsOptions) {}
+  constructor(private readonly options: LocalModelsOptions) {
+    this.providers = new BudgetedModels(options.onMemoryEntry);
+  }
 
   async load(path: string): Promise<InProcessModel> {
     const contextSize = await this.options.contextSizeFor(path);
@@ -33,13 +36,11 @@ export class LocalModels {
       // Leave a core to the app: with every core busy, generation stalls whenever the UI or indexing runs.
       threads: this.options.threads ?? Math.max(1, Math.min(8, availableParallelism() - 1)),
     });
-    this.providers.push(provider);
-    this.options.onMemoryEntry(provider.memoryEntry());
-    provider.onLoadedChange(() => this.options.onMemoryEntry(provider.memoryEntry()));
+    this.providers.add(provider);
     return { chat: provider, embedder: provider };
   }
 
   async dispose(): Promise<void> {
-    await Promise.allSettled(this.providers.splice(0).map((provider) => provider.dispose()));
+    await this.providers.dispose();
   }
 }

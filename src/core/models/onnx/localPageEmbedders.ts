@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { MemoryEntry } from '../../../shared/domain/models';
 import { OnnxPageEmbedder } from './onnxPageEmbedder';
+import { BudgetedModels } from '../host/budgetedModels';
 
 export interface LocalPageEmbeddersOptions {
   /** Told what each loaded or unloaded page embedder costs, for the memory budget. */
@@ -18,9 +19,11 @@ export interface LocalPageEmbeddersOptions {
  * budget while loaded, and disposed together.
  */
 export class LocalPageEmbedders {
-  private readonly embedders: OnnxPageEmbedder[] = [];
+  private readonly embedders: BudgetedModels<OnnxPageEmbedder>;
 
-  constructor(private readonly options: LocalPageEmbeddersOptions) {}
+  constructor(private readonly options: LocalPageEmbeddersOptions) {
+    this.embedders = new BudgetedModels(options.onMemoryEntry);
+  }
 
   async load(path: string): Promise<OnnxPageEmbedder> {
     const embedder = await OnnxPageEmbedder.create({
@@ -30,13 +33,11 @@ export class LocalPageEmbedders {
       threads: this.options.threads ?? Math.max(1, Math.min(8, availableParallelism() - 1)),
       idleUnloadMs: this.options.idleUnloadMs ?? 60_000,
     });
-    this.embedders.push(embedder);
-    this.options.onMemoryEntry(embedder.memoryEntry());
-    embedder.onLoadedChange(() => this.options.onMemoryEntry(embedder.memoryEntry()));
+    this.embedders.add(embedder);
     return embedder;
   }
 
   async dispose(): Promise<void> {
-    await Promise.allSettled(this.embedders.splice(0).map((embedder) => embedder.dispose()));
+    await this.embedders.dispose();
   }
 }

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { MemoryEntry } from '../../../shared/domain/models';
 import { OnnxTextEmbedder } from './onnxTextEmbedder';
+import { BudgetedModels } from '../host/budgetedModels';
 
 export interface LocalTextEmbeddersOptions {
   /** Told what each loaded or unloaded text embedder costs, for the memory budget. */
@@ -16,9 +17,11 @@ export interface LocalTextEmbeddersOptions {
  * budget while loaded, and disposed together.
  */
 export class LocalTextEmbedders {
-  private readonly embedders: OnnxTextEmbedder[] = [];
+  private readonly embedders: BudgetedModels<OnnxTextEmbedder>;
 
-  constructor(private readonly options: LocalTextEmbeddersOptions) {}
+  constructor(private readonly options: LocalTextEmbeddersOptions) {
+    this.embedders = new BudgetedModels(options.onMemoryEntry);
+  }
 
   async load(path: string): Promise<OnnxTextEmbedder> {
     const embedder = await OnnxTextEmbedder.create({
@@ -27,13 +30,11 @@ export class LocalTextEmbedders {
       threads: this.options.threads ?? Math.max(1, Math.min(8, availableParallelism() - 1)),
       idleUnloadMs: this.options.idleUnloadMs ?? 60_000,
     });
-    this.embedders.push(embedder);
-    this.options.onMemoryEntry(embedder.memoryEntry());
-    embedder.onLoadedChange(() => this.options.onMemoryEntry(embedder.memoryEntry()));
+    this.embedders.add(embedder);
     return embedder;
   }
 
   async dispose(): Promise<void> {
-    await Promise.allSettled(this.embedders.splice(0).map((embedder) => embedder.dispose()));
+    await this.embedders.dispose();
   }
 }

@@ -4,6 +4,7 @@ import { QuireError } from '../../../shared/errors';
 import type { MemoryBudgetService } from '../../memory/memoryBudgetService';
 import { LocalVisionModel, type LocalVisionModelOptions } from './localVisionModel';
 import { checkVisionFiles, type VisionFiles } from './visionFiles';
+import { BudgetedModels } from '../host/budgetedModels';
 
 /** Page images take a few hundred to a few thousand tokens each; the answer needs room after them. */
 const DEFAULT_CONTEXT_SIZE = 8192;
@@ -26,9 +27,11 @@ export interface LocalVisionModelsOptions {
  * budget before loading, reported to it while loaded, and disposed together.
  */
 export class LocalVisionModels {
-  private readonly models: LocalVisionModel[] = [];
+  private readonly models: BudgetedModels<LocalVisionModel>;
 
-  constructor(private readonly options: LocalVisionModelsOptions) {}
+  constructor(private readonly options: LocalVisionModelsOptions) {
+    this.models = new BudgetedModels(options.onMemoryEntry);
+  }
 
   async load(modelPath: string, projectorPath: string, signal?: AbortSignal): Promise<LocalVisionModel> {
     const files = await checkVisionFiles(modelPath, projectorPath);
@@ -45,14 +48,12 @@ export class LocalVisionModels {
       },
       signal,
     );
-    this.models.push(model);
-    this.options.onMemoryEntry(model.memoryEntry());
-    model.onLoadedChange(() => this.options.onMemoryEntry(model.memoryEntry()));
+    this.models.add(model);
     return model;
   }
 
   async dispose(): Promise<void> {
-    await Promise.allSettled(this.models.splice(0).map((model) => model.dispose()));
+    await this.models.dispose();
   }
 
   private plan(files: VisionFiles): number {
