@@ -3,7 +3,9 @@ import { open } from 'node:fs/promises';
 /*
  * Reads a GGUF file's header (metadata and tensor infos, not the weights) to check that a fetched file
  * is the model it claims to be and to count its parameters. Only the header is read, growing the read
- * until it fits, so a 1 GB model costs a few megabytes.
+ * until it fits, so a 1 GB model costs a few megabytes. Written here rather than node-llama-cpp's
+ * readGgufFileInfo (what the product uses, on files it was given): these files are read before their
+ * hash is known, and that reader aborts the whole process on a header claiming a huge array.
  */
 
 export interface GgufHeader {
