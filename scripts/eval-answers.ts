@@ -1,11 +1,12 @@
 /**
- * `npm run eval -- answers [--limit N] [--sample N] [--source S] [--qa FILE] [--bounds] [--progress FILE]`: answer quality
+ * `npm run eval -- answers [--limit N] [--sample N] [--source S] [--qa FILE] [--bounds] [--progress FILE [--resume]]`: answer quality
  * of the agent on the dev questions with whatever decide/answer models are configured: accuracy
  * (normalised match, numbers compared numerically), recall of the gold pages among the cited pages,
  * unanswerable questions correctly declined, answer statuses, decisions that parsed, the gate's
  * verdicts, mean tool calls, seconds per question and generated tokens per second. `--bounds` also
  * asks the same answer model each question with its gold pages handed to it (its ceiling) and with no
  * retrieval (its floor), so the table says whether retrieval or the model limits the answers.
+ * `--resume` reads the progress file a stopped run left, asks only what it lacks and reports the whole.
  * Prints a table and writes JSON under bench-results/.
  *
  * The agent needs an index holding the questions' documents and configured models: both come from an
@@ -315,6 +316,38 @@ function summarizeBounds(bounds: BoundResult[], label: string): Record<string, s
   };
 }
 
+interface Progress {
+  results: Map<string, QuestionResult>;
+  bounds: Map<string, BoundResult>;
+  /** The file's last line has no end: the run was killed while writing it. */
+  cutShort: boolean;
+}
+
+const emptyProgress = (): Progress => ({ results: new Map(), bounds: new Map(), cutShort: false });
+
+/** What a stopped run wrote to its progress file: one question's result, or `{ bound }`, per line. */
+export async function readProgress(path: string): Promise<Progress> {
+  const progress = emptyProgress();
+  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return '';
+    throw error;
+  });
+  progress.cutShort = text !== '' && !text.endsWith('\n');
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    let entry: QuestionResult | { bound: BoundResult };
+    try {
+      entry = JSON.parse(line) as QuestionResult | { bound: BoundResult };
+    } catch {
+      // A run killed mid-write leaves a cut last line: that question is asked again.
+      continue;
+    }
+    if ('bound' in entry) progress.bounds.set(entry.bound.id, entry.bound);
+    else progress.results.set(entry.id, entry);
+  }
+  return progress;
+}
+
 function option(args: string[], name: string): string | undefined {
   const at = args.indexOf(name);
   return at === -1 ? undefined : args[at + 1];
@@ -350,26 +383,40 @@ export async function run(args: string[], context?: AnswerEvalContext): Promise<
   // --sample N: N questions spread evenly over the file, so every source and the unanswerable ones show.
   const sample = Number(option(args, '--sample') ?? 0);
   const items = (sample > 0 ? spread(all, sample) : all).slice(0, limit);
-  await context.prepare?.([...new Set(items.map((q) => q.doc))]);
+  const withBounds = args.includes('--bounds');
+  const progressFile = option(args, '--progress');
+  const done = args.includes('--resume') && progressFile ? await readProgress(progressFile) : emptyProgress();
+  // New lines start on a line of their own, after whatever a killed run cut short.
+  if (done.cutShort && progressFile) await appendFile(progressFile, '\n');
+  const missing = items.filter((q) => !done.results.has(q.id) || (withBounds && !done.bounds.has(q.id)));
+  await context.prepare?.([...new Set(missing.map((q) => q.doc))]);
 
   const results: QuestionResult[] = [];
   const bounds: BoundResult[] = [];
-  const withBounds = args.includes('--bounds');
-  const progressFile = option(args, '--progress');
   try {
     for (const [i, item] of items.entries()) {
+      const earlier = done.results.get(item.id);
+      const earlierBound = done.bounds.get(item.id);
+      if (earlier && (!withBounds || earlierBound)) {
+        results.push(earlier);
+        if (earlierBound) bounds.push(earlierBound);
+        continue;
+      }
+      if (earlier) results.push(earlier);
       const started = performance.now();
-      const usage: Usage = { outputTokens: 0, seconds: 0 };
-      const outcome = await runAgent({
-        runId: `eval-${item.id}`,
-        question: item.question,
-        ports: { ...context.ports, models: countingRoles(context.ports.models, usage) },
-        limits: context.limits,
-      });
-      const result = scoreQuestion(item, outcome, (performance.now() - started) / 1000, usage);
-      results.push(result);
-      // --progress FILE: each question's result as it comes, so a long run stopped early still tells.
-      if (progressFile) await appendFile(progressFile, JSON.stringify(result) + '\n');
+      if (!earlier) {
+        const usage: Usage = { outputTokens: 0, seconds: 0 };
+        const outcome = await runAgent({
+          runId: `eval-${item.id}`,
+          question: item.question,
+          ports: { ...context.ports, models: countingRoles(context.ports.models, usage) },
+          limits: context.limits,
+        });
+        const result = scoreQuestion(item, outcome, (performance.now() - started) / 1000, usage);
+        results.push(result);
+        // --progress FILE: each question's result as it comes, so a long run stopped early still tells.
+        if (progressFile) await appendFile(progressFile, JSON.stringify(result) + '\n');
+      }
       const model = answer ?? decide;
       if (withBounds && model) {
         // A bound that fails (a timeout, a crashed host) is counted wrong and said, not fatal to the run.

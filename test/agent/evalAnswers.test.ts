@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { answerMatches, NO_MODEL_MESSAGE, numbersIn, run, spread } from '../../scripts/eval-answers';
@@ -142,6 +142,61 @@ describe('eval-answers run', () => {
         'ceiling accuracy (gold pages given)': 1,
         'floor accuracy (no retrieval)': 0,
       });
+    } finally {
+      await dir.cleanup();
+    }
+  });
+
+  it('resumes from a progress file: asks only the questions it lacks and reports them all', async () => {
+    const dir = await tempDir('quire-eval-resume-');
+    try {
+      const qa = join(dir.path, 'qa.jsonl');
+      const progress = join(dir.path, 'progress.jsonl');
+      const items = ['q1', 'q2'].map((id) => ({
+        id,
+        source: 'fake',
+        question: `How fast does the emergency stop halt the motors (${id})?`,
+        answer: '200 ms',
+        doc: `library/${id}.pdf`,
+        gold_pages: [1],
+        answerable: true,
+      }));
+      await writeFile(qa, items.map((i) => JSON.stringify(i)).join('\n'));
+      // A stopped run answered q1 correctly and was killed while writing q2's line.
+      const earlier = {
+        id: 'q1',
+        source: 'fake',
+        answerable: true,
+        status: 'answered',
+        correct: true,
+        declined: false,
+        pageRecall: 1,
+        toolCalls: 3,
+        seconds: 10,
+        answer: 'Within 200 ms [1].',
+        error: null,
+        decisionsParsed: 2,
+        decisionsUnparsed: 0,
+        gateVerdicts: [true],
+        outputTokens: 20,
+        generationSeconds: 5,
+      };
+      await writeFile(progress, JSON.stringify(earlier) + '\n{"id":"q2","sour');
+      const models = scriptedRoles({
+        decide: [{ tool: 'answer', inputs: { style: 'short' }, end: true }],
+        answer: [{ answer: 'The documents do not say.' }],
+      });
+      const prepared: string[][] = [];
+      const report = await run(['--qa', qa, '--progress', progress, '--resume'], {
+        ports: fakePorts({ models }),
+        prepare: async (docs) => void prepared.push(docs),
+      });
+      expect(prepared).toEqual([['library/q2.pdf']]);
+      expect(report.rows.find((r) => r.set === 'all')).toMatchObject({ questions: 2, accuracy: 0.5 });
+      const lines = (await readFile(progress, 'utf8'))
+        .split('\n')
+        .filter((l) => l.startsWith('{"id":"q2","source"'));
+      expect(lines).toHaveLength(1);
     } finally {
       await dir.cleanup();
     }
