@@ -50,7 +50,7 @@ export const MemoryEntry = z.object({
   /** Whether the bytes are resident now or only planned. */
   loaded: z.boolean(),
   weightsBytes: z.number().nonnegative(),
-  /** KV cache and compute buffers at the configured context. */
+  /** Working memory: a chat model's KV cache and compute buffers at the configured context, an embedder's activations. */
   kvCacheBytes: z.number().nonnegative(),
   /** The context (tokens) kvCacheBytes was computed for, when known. */
   contextSize: z.number().int().positive().optional(),

@@ -4,7 +4,10 @@ import { describeMemory } from './memoryBars';
 import { MemoryHoldersView } from './MemoryHoldersView';
 import { ROLE_LABELS } from './RoleList';
 
-/** Each model's weights and KV cache against the machine's memory, with the headroom kept for the system. */
+/**
+ * Each model's weights and working memory (a chat model's KV cache and compute buffers, an embedder's
+ * activations) against the machine's memory, with the headroom kept for the system.
+ */
 export function MemoryBudgetView({ budget }: { budget: MemoryBudget }) {
   const overview = describeMemory(budget);
   const freeText =
@@ -63,7 +66,7 @@ export function MemoryBudgetView({ budget }: { budget: MemoryBudget }) {
               className="memory-track"
               data-testid="memory-bar"
               role="img"
-              aria-label={`${row.entry.label}: weights ${formatBytes(row.entry.weightsBytes)}, KV cache ${formatBytes(row.entry.kvCacheBytes)}`}
+              aria-label={`${row.entry.label}: weights ${formatBytes(row.entry.weightsBytes)}, working memory ${formatBytes(row.entry.kvCacheBytes)}`}
             >
               <div
                 className={`memory-track__segment memory-track__segment--weights${row.entry.loaded ? '' : ' memory-track__segment--planned'}`}
@@ -78,7 +81,7 @@ export function MemoryBudgetView({ budget }: { budget: MemoryBudget }) {
             <p className="muted small">
               {row.entry.sizeKnown === false
                 ? 'Size unknown: the server does not say'
-                : `Weights ${formatBytes(row.entry.weightsBytes)} · KV cache ${formatBytes(row.entry.kvCacheBytes)}`}
+                : `Weights ${formatBytes(row.entry.weightsBytes)} · working memory ${formatBytes(row.entry.kvCacheBytes)}`}
               {row.entry.gpuBytes !== undefined && ` · ${formatBytes(row.entry.gpuBytes)} in GPU memory`}
               {row.entry.roles.length > 0 &&
                 ` · ${row.entry.roles.map((role) => ROLE_LABELS[role]).join(', ')}`}
@@ -88,7 +91,7 @@ export function MemoryBudgetView({ budget }: { budget: MemoryBudget }) {
       </ul>
       <div className="memory-legend small muted" aria-hidden="true">
         <span className="legend-swatch legend-swatch--weights" /> Weights
-        <span className="legend-swatch legend-swatch--kv" /> KV cache
+        <span className="legend-swatch legend-swatch--kv" /> Working memory
         <span className="legend-swatch legend-swatch--headroom" /> Headroom
       </div>
       <MemoryHoldersView budget={budget} />
