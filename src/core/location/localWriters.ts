@@ -38,15 +38,26 @@ export class LocalWriters {
     this.pid = options.pid ?? process.pid;
   }
 
-  /** This process writes under `id`. */
+  /**
+   * This process writes under `id`. A note that cannot be written costs only the quick takeover
+   * after a crash (the lease then goes stale by time), so it never stops the writer.
+   */
   noteMine(id: string): void {
-    mkdirSync(this.folder, { recursive: true });
     const note: WriterNote = { pid: this.pid, processSpace: this.processSpace() };
-    writeFileSync(this.file(id), JSON.stringify(note));
+    try {
+      mkdirSync(this.folder, { recursive: true });
+      writeFileSync(this.file(id), JSON.stringify(note));
+    } catch {
+      // See above: the lease still holds.
+    }
   }
 
   forget(id: string): void {
-    rmSync(this.file(id), { force: true });
+    try {
+      rmSync(this.file(id), { force: true });
+    } catch {
+      // A note left behind names a process that is gone: it only lets a lease be taken over sooner.
+    }
   }
 
   /** True only when a writer of this machine took a lease under `id` and its process is gone. */
