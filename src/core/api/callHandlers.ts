@@ -41,7 +41,9 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
         ...(mode ? { mode } : {}),
         ...(scope ? { scope } : {}),
       });
-      return { ...found, searched };
+      // One notice: why the mode differs comes first, else what keyword search cannot see yet.
+      const notice = found.notice ?? (found.mode === 'dense' ? null : core.index.search.keywordNote());
+      return { ...found, notice, searched };
     },
     'search.documents': async ({ query, scope }) => ({
       searched: core.index.search.resolveScope(scope).searched,

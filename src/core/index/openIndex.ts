@@ -101,7 +101,12 @@ export class Index {
       await vectors.load();
       if (!tables.readOnly) await content.removeGarbage();
       await fullText.load();
-      if (!tables.readOnly) await fullText.ensure();
+      if (!tables.readOnly) {
+        await fullText.ensure();
+        // A run killed before it folded its chunks in left them for readers, who cannot fold them:
+        // the next writer does, even when it has nothing new to add.
+        await fullText.foldPending();
+      }
       const recognized = new IndexRecognizedText(tables, fullText, vectors, awaitingText);
       const search = new IndexSearch(
         tables,

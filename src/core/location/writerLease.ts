@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { QuireError } from '../../shared/errors';
 import type { CommitTable } from './commitTable';
+import { LocalWriters } from './localWriters';
 import type { ObjectStore } from './objectStore';
 
 /** Who holds the lease, as another writer is told. */
 export interface LeaseHolder {
+  /** The writer, by a random id no other writer shares (host names and process numbers repeat). */
   id: string;
+  /** Where it runs, for the person told about it; never used to judge whether it is alive. */
   host: string;
   pid: number;
   /** When the holder last said it is alive (ms since the epoch). */
@@ -18,13 +21,13 @@ export interface LeaseOptions {
   renewEveryMs?: number;
   /** A lease not renewed for this long is stale and may be taken over (default 90 s). */
   staleAfterMs?: number;
-  /** Whether a process of this machine is still running (a dead holder's lease is stale at once). */
-  isAlive?: (pid: number) => boolean;
+  /** This machine's own writers: a lease one of them held and whose process ended is stale at once. */
+  localWriters?: LocalWriters;
   now?: () => number;
 }
 
 /** Where a lease record lives: one conditional compare-and-set on a small record. */
-interface LeaseSlot {
+export interface LeaseSlot {
   read(): Promise<{ holder: LeaseHolder; version: string } | null>;
   /** Writes the holder if the slot still holds `expected` (null: is empty); false when it changed. */
   swap(holder: LeaseHolder, expected: string | null): Promise<{ version: string } | null>;
@@ -33,9 +36,10 @@ interface LeaseSlot {
 
 /**
  * One writer per library. Rule for a writer that died without releasing: its lease is stale once it
- * has not been renewed for `staleAfterMs`, or at once when it names a process of this machine that
- * no longer runs; a stale lease is taken over with the same conditional write, so two writers
- * recovering at once cannot both win.
+ * has not been renewed for `staleAfterMs`, or at once when its writer id is one this machine noted
+ * for a process of its own that no longer runs (never by host name and process number, which another
+ * machine or PID namespace can share); a stale lease is taken over with the same conditional write, so
+ * two writers recovering at once cannot both win.
  */
 export class WriterLease {
   private timer: NodeJS.Timeout | undefined;
@@ -57,7 +61,7 @@ export class WriterLease {
     const settings: Required<LeaseOptions> = {
       renewEveryMs: options.renewEveryMs ?? 20_000,
       staleAfterMs: options.staleAfterMs ?? 90_000,
-      isAlive: options.isAlive ?? processAlive,
+      localWriters: options.localWriters ?? new LocalWriters(),
       now: options.now ?? Date.now,
     };
     const mine: LeaseHolder = {
@@ -69,8 +73,14 @@ export class WriterLease {
     for (let attempt = 0; attempt < 3; attempt++) {
       const current = await slot.read();
       if (current && !isStale(current.holder, settings)) throw inUse(where, current.holder, settings.now());
+      // Noted before the write: a writer killed right after it must still be known here as ended.
+      settings.localWriters.noteMine(mine.id);
       const taken = await slot.swap({ ...mine, renewedAt: settings.now() }, current?.version ?? null);
-      if (taken) return new WriterLease(slot, mine, taken.version, settings);
+      if (taken) {
+        if (current) settings.localWriters.forget(current.holder.id);
+        return new WriterLease(slot, mine, taken.version, settings);
+      }
+      settings.localWriters.forget(mine.id);
     }
     const current = await slot.read();
     throw current
@@ -100,12 +110,13 @@ export class WriterLease {
   async release(): Promise<void> {
     clearInterval(this.timer);
     if (this.lostReason === null) await this.slot.clear(this.version).catch(() => undefined);
+    this.options.localWriters.forget(this.holder.id);
   }
 }
 
 function isStale(holder: LeaseHolder, options: Required<LeaseOptions>): boolean {
   if (options.now() - holder.renewedAt > options.staleAfterMs) return true;
-  return holder.host === hostname() && holder.pid !== process.pid && !options.isAlive(holder.pid);
+  return options.localWriters.ended(holder.id);
 }
 
 function inUse(where: string, holder: LeaseHolder, now: number): QuireError {
@@ -115,15 +126,6 @@ function inUse(where: string, holder: LeaseHolder, now: number): QuireError {
     `Another writer is indexing ${where} (process ${holder.pid} on ${holder.host}, seen ${ago} s ago). ` +
       'A library takes one writer at a time: search it read-only, or wait until that index run ends.',
   );
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The lease as an item of the commit table (s3+ddb:// libraries), under a base_uri of its own. */

@@ -81,7 +81,9 @@ export class RetrievalService {
       options,
     );
     const searched = index.search.resolveScope(options.scope).searched;
-    return { ...found, notes: notice ? [...found.notes, notice] : found.notes, searched };
+    const keywords = options.mode === 'dense' || options.mode === 'pages' ? null : index.search.keywordNote();
+    const notes = [...found.notes, ...[notice, keywords].filter((note): note is string => note !== null)];
+    return { ...found, notes, searched };
   }
 
   /** The reranker GGUF in use, or null when none is configured or downloaded. */

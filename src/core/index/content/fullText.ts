@@ -34,6 +34,19 @@ export class FullTextIndexes {
     return this.ftsReady;
   }
 
+  /**
+   * What a reader should be told while its writer has chunks not yet folded in (a run under way, or
+   * one killed before it folded): those are only scanned, and the scan can miss them. Null otherwise.
+   */
+  readerNote(): string | null {
+    if (!this.tables.readOnly || !this.ftsReady || this.unindexedChunks === 0) return null;
+    const passages = this.unindexedChunks === 1 ? '1 passage' : `${this.unindexedChunks} passages`;
+    return (
+      `${passages} of this library are not in its keyword index yet: keyword search may miss them ` +
+      'until the indexing machine finishes a `quire index` run.'
+    );
+  }
+
   /** Chunks were written: they count towards the next fold. Runs inside the write queue. */
   added(chunks: number): void {
     this.unindexedChunks += chunks;
@@ -81,9 +94,10 @@ export class FullTextIndexes {
    * Lance (0.31) answers full-text queries over rows its index has not absorbed by a scan that misses
    * many matches (stemmed and lower-cased words among them), so a document would not be found until
    * the next optimize. Rows written since the last fold are folded in before the first search needs them.
+   * A reader of a shared library writes nothing: it searches them as they are (see `readerNote`).
    */
   async foldPending(): Promise<void> {
-    if (this.unindexedChunks === 0) return;
+    if (this.unindexedChunks === 0 || this.tables.readOnly) return;
     await this.tables.exclusive(async () => {
       if (this.unindexedChunks === 0 || this.tables.isDisposed) return;
       await optimizeKeepingReaders(this.tables.chunks);

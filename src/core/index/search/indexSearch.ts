@@ -54,6 +54,8 @@ export interface Searcher {
   documents(query: string, options?: DocumentSearchOptions): Promise<DocumentMatch[]>;
   /** The documents a scope admits and what it names that is gone; throws when it admits nothing. */
   resolveScope(scope: Scope | null | undefined): ResolvedScope;
+  /** What a shared library's reader is told while keyword search cannot see all of it; null when it can. */
+  keywordNote(): string | null;
 }
 
 interface ChunkRow {
@@ -82,6 +84,10 @@ export class IndexSearch implements Searcher {
 
   resolveScope(scope: Scope | null | undefined): ResolvedScope {
     return this.resolver(scope);
+  }
+
+  keywordNote(): string | null {
+    return this.fullText.readerNote();
   }
 
   /** The content a search may read: its filter and scope, resolved, as an exact SQL prefilter. */
