@@ -9,7 +9,12 @@ import type { ServerInventory } from '../../src/core/models/detection/detectServ
 import { SetupProposal } from '../../src/shared/domain/models';
 
 const GiB = 1024 ** 3;
-const empty: ModelsFolder = { dir: '/data/models', presentFiles: new Set(), otherGgufs: [], unusable: new Map() };
+const empty: ModelsFolder = {
+  dir: '/data/models',
+  presentFiles: new Set(),
+  otherGgufs: [],
+  unusable: new Map(),
+};
 const mac = (gib: number): MachineFacts => ({
   totalBytes: gib * GiB,
   unifiedMemory: true,

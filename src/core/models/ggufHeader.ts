@@ -34,6 +34,8 @@ export interface GgufHeader {
   tensors: GgufTensor[];
   /** Where the tensor data begins: the end of the header rounded up to the file's alignment. */
   dataOffset: bigint;
+  /** The sum of every tensor's element count. */
+  parameters: number;
   architecture: string | undefined;
   name: string | undefined;
 }
@@ -112,7 +114,10 @@ export async function checkedGguf(path: string, options: ReadGgufHeaderOptions =
 }
 
 /** Why the file at `path` cannot be used as a GGUF model, or null when its header passes. */
-export async function ggufFileProblem(path: string, options: ReadGgufHeaderOptions = {}): Promise<string | null> {
+export async function ggufFileProblem(
+  path: string,
+  options: ReadGgufHeaderOptions = {},
+): Promise<string | null> {
   try {
     await readGgufHeader(path, options);
     return null;
@@ -145,7 +150,9 @@ class BoundedReader {
     const left = this.fileBytes - this.position;
     if (bytes <= BigInt(Math.min(left, MAX_HEADER_BYTES - this.position))) return;
     if (bytes <= BigInt(left))
-      throw new UnusableGgufError(`it is corrupt: ${claim()}, past the ${MAX_HEADER_BYTES}-byte limit on a header`);
+      throw new UnusableGgufError(
+        `it is corrupt: ${claim()}, past the ${MAX_HEADER_BYTES}-byte limit on a header`,
+      );
     throw new UnusableGgufError(
       `it is corrupt or truncated: ${claim()}, more than the ${left} bytes left in the file can hold`,
     );
@@ -179,7 +186,11 @@ class BoundedReader {
       const at = this.advance(8);
       // As two halves: no bigint per string. Past 2^53 the sum is inexact but far over the limit anyway.
       const length = this.window.readUInt32LE(at) + this.window.readUInt32LE(at + 4) * 2 ** 32;
-      if (length > MAX_STRING_BYTES || length > this.fileBytes - this.position || length > MAX_HEADER_BYTES - this.position)
+      if (
+        length > MAX_STRING_BYTES ||
+        length > this.fileBytes - this.position ||
+        length > MAX_HEADER_BYTES - this.position
+      )
         this.checkedLength(this.window.readBigUInt64LE(at), () => where(i));
       this.position += length;
     }
@@ -193,7 +204,8 @@ class BoundedReader {
   async scalar(type: number, key: string): Promise<string | number | bigint | boolean> {
     if (type === STRING) return this.string(() => `its ${key}`);
     const size = FIXED_SIZES[type];
-    if (size === undefined) throw new UnusableGgufError(`it is corrupt: its ${key} has unknown value type ${type}`);
+    if (size === undefined)
+      throw new UnusableGgufError(`it is corrupt: its ${key} has unknown value type ${type}`);
     const at = await this.take(size);
     const w = this.window;
     switch (type) {
@@ -241,9 +253,13 @@ class BoundedReader {
   /** Reads a new window at the position, of `bytes` at least, never past the file or the header's limit. */
   private async refill(bytes: number): Promise<void> {
     if (this.position + bytes > this.fileBytes)
-      throw new UnusableGgufError(`it is truncated: the file ends inside its header (${this.fileBytes} bytes)`);
+      throw new UnusableGgufError(
+        `it is truncated: the file ends inside its header (${this.fileBytes} bytes)`,
+      );
     if (this.position + bytes > MAX_HEADER_BYTES)
-      throw new UnusableGgufError(`it is corrupt: its header runs past the ${MAX_HEADER_BYTES}-byte limit on a header`);
+      throw new UnusableGgufError(
+        `it is corrupt: its header runs past the ${MAX_HEADER_BYTES}-byte limit on a header`,
+      );
     this.signal?.throwIfAborted();
     const length = Math.min(Math.max(bytes, READ_CHUNK), this.fileBytes - this.position);
     const buffer = Buffer.alloc(length);
@@ -262,7 +278,8 @@ class BoundedReader {
 }
 
 async function parse(reader: BoundedReader): Promise<GgufHeader> {
-  if (reader.fileBytes < 4) throw new UnusableGgufError('it is not a GGUF file: it is shorter than a GGUF header');
+  if (reader.fileBytes < 4)
+    throw new UnusableGgufError('it is not a GGUF file: it is shorter than a GGUF header');
   // "GGUF" read as a little-endian u32.
   if ((await reader.u32()) !== 0x46554747)
     throw new UnusableGgufError('it is not a GGUF file: it does not start with "GGUF"');
@@ -288,6 +305,7 @@ async function parse(reader: BoundedReader): Promise<GgufHeader> {
 
   const tensors: GgufTensor[] = [];
   const relativeOffsets: bigint[] = [];
+  let parameters = 0n;
   for (let i = 0; i < Number(tensorCount); i++) {
     const name = await reader.string(() => `the name of its tensor ${i}`);
     const count = await reader.u32();
@@ -301,9 +319,12 @@ async function parse(reader: BoundedReader): Promise<GgufHeader> {
         throw new UnusableGgufError(`it is corrupt: tensor ${name} has a dimension of ${size}`);
       elements *= size;
       if (elements > INT64_MAX)
-        throw new UnusableGgufError(`it is corrupt: tensor ${name} claims more elements than llama.cpp can count`);
+        throw new UnusableGgufError(
+          `it is corrupt: tensor ${name} claims more elements than llama.cpp can count`,
+        );
       dimensions.push(size);
     }
+    parameters += elements;
     const ggmlType = await reader.u32();
     relativeOffsets.push(await reader.u64());
     tensors.push({ name, dimensions, ggmlType, fileOffset: 0n });
@@ -324,6 +345,7 @@ async function parse(reader: BoundedReader): Promise<GgufHeader> {
     metadata,
     tensors,
     dataOffset,
+    parameters: Number(parameters),
     architecture: text('general.architecture'),
     name: text('general.name'),
   };
