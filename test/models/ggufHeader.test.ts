@@ -88,6 +88,12 @@ function craftedFiles(): Record<string, Buffer> {
   const typeAt = unknownType.indexOf(Buffer.from('general.architecture')) + 'general.architecture'.length;
   unknownType.writeUInt32LE(99, typeAt);
 
+  // A key holding a terminal escape, with an unknown value type: the reason must not carry the escape.
+  const escapeKey = withTensor();
+  const keyAt = escapeKey.indexOf(Buffer.from('general.architecture'));
+  escapeKey.write('evil\u001b[2Jarchitecture', keyAt, 'latin1');
+  escapeKey.writeUInt32LE(99, keyAt + 'general.architecture'.length);
+
   const versionOne = Buffer.from(TINY);
   versionOne.writeUInt32LE(1, 4);
 
@@ -100,6 +106,7 @@ function craftedFiles(): Record<string, Buffer> {
     'nine-dims.gguf': nineDims,
     'data-past-end.gguf': dataPastEnd,
     'unknown-type.gguf': unknownType,
+    'escape-key.gguf': escapeKey,
     'version-one.gguf': versionOne,
     'not-gguf.gguf': Buffer.from('PK\u0003\u0004 a zip file, not a model'),
   };
@@ -116,6 +123,7 @@ const REASONS: Record<string, RegExp> = {
   'nine-dims.gguf': /tensor weights has 9 dimensions/,
   'data-past-end.gguf': /it is truncated: its tensors need \d+ bytes but the file has \d+/,
   'unknown-type.gguf': /general\.architecture has unknown value type 99/,
+  'escape-key.gguf': /^it is corrupt: its evil\?\[2Jarchitecture has unknown value type 99\.?$/,
   'version-one.gguf': /GGUF version 1; only versions 2 and 3/,
   'not-gguf.gguf': /it is not a GGUF file: it does not start with "GGUF"/,
 };
