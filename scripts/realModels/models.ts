@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readGgufHeader, UnusableGgufError } from '../../src/core/models/ggufHeader';
 import { hashFile, joinArchived, ArchiveContentError, readArchivedText, type WrittenFile } from './archive';
-import { NotGgufError, readGgufHeader } from './gguf';
 import { MANIFEST_FILE, ONNX_MODEL_FILE, ONNX_TOKENIZER_FILE, type ManifestEntry } from './manifest';
 import { NotOnnxEmbedderError, readOnnxSummary } from './onnxGraph';
 
@@ -145,8 +145,8 @@ async function checkGguf(candidate: GgufCandidate, path: string): Promise<number
   try {
     header = await readGgufHeader(path);
   } catch (error) {
-    if (error instanceof NotGgufError)
-      throw new CandidateRejectedError(`is not a GGUF model: ${error.message}`);
+    if (error instanceof UnusableGgufError)
+      throw new CandidateRejectedError(`cannot be used: ${error.reason}`);
     throw error;
   }
   if (candidate.architecture && header.architecture !== candidate.architecture) {

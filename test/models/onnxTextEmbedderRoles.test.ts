@@ -92,6 +92,7 @@ describe('the ONNX text embedder in role resolution', () => {
       dir: '/data/models',
       presentFiles: new Set(bge.files.map((file) => localFileName(bge, file.fileName))),
       otherGgufs: [],
+      unusable: new Map(),
     };
     const local = localModelFor('embed', folder)!;
     expect(local.path).toBe('/data/models/bge-small-en-v1.5/model_quantized.onnx');
@@ -123,7 +124,7 @@ describe('the light embedder in the catalogue', () => {
   it('is proposed on a machine of 8 GB or less, and the 0.6B embedder above that', () => {
     const small = proposeModelSet(machine(8), {
       servers: [],
-      folder: { dir: '/data/models', presentFiles: new Set(), otherGgufs: [] },
+      folder: { dir: '/data/models', presentFiles: new Set(), otherGgufs: [], unusable: new Map() },
     });
     const embed = small.roles.find((role) => role.role === 'embed')!;
     expect(embed).toMatchObject({ modelId: 'bge-small-en-v1.5', source: 'download', runtimeReady: true });
@@ -132,7 +133,7 @@ describe('the light embedder in the catalogue', () => {
     expect(embed.memoryBytes).toBeLessThan(300e6);
     const large = proposeModelSet(machine(16), {
       servers: [],
-      folder: { dir: '/data/models', presentFiles: new Set(), otherGgufs: [] },
+      folder: { dir: '/data/models', presentFiles: new Set(), otherGgufs: [], unusable: new Map() },
     });
     expect(large.roles.find((role) => role.role === 'embed')?.modelId).toBe('qwen3-embedding-0.6b');
   });

@@ -9,7 +9,12 @@ import type { ServerInventory } from '../../src/core/models/detection/detectServ
 import { SetupProposal } from '../../src/shared/domain/models';
 
 const GiB = 1024 ** 3;
-const empty: ModelsFolder = { dir: '/data/models', presentFiles: new Set(), otherGgufs: [] };
+const empty: ModelsFolder = {
+  dir: '/data/models',
+  presentFiles: new Set(),
+  otherGgufs: [],
+  unusable: new Map(),
+};
 const mac = (gib: number): MachineFacts => ({
   totalBytes: gib * GiB,
   unifiedMemory: true,
@@ -97,6 +102,7 @@ describe('the proposed model set', () => {
       dir: '/data/models',
       presentFiles: new Set(['Qwen3-Embedding-0.6B-Q8_0.gguf']),
       otherGgufs: ['my-llama.gguf'],
+      unusable: new Map(),
     };
     const roles = byRole(proposeModelSet(linux(24), { servers: [], folder }));
     expect(roles.embed).toMatchObject({ source: 'present', downloadBytes: 0 });

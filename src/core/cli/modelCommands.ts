@@ -183,4 +183,8 @@ function printStatus(status: ModelsStatus): void {
     console.log(`  ${entry.label}: ${size}${entry.loaded ? ' (loaded)' : ''}`);
   }
   for (const note of memory.notes) console.log(`  ${note}`);
+  if (status.unusableFiles.length > 0) {
+    console.log('Model files Quire will not load');
+    for (const file of status.unusableFiles) console.log(`  ${file.path}\n    unusable: ${file.reason}`);
+  }
 }

@@ -111,7 +111,7 @@ export class ModelService implements ModelRoles {
     });
     this.catalogue = deps.catalogue ?? CATALOGUE;
     this.modelsDir = modelsDirOf(deps.dataDir);
-    this.folder = { dir: this.modelsDir, presentFiles: new Set(), otherGgufs: [] };
+    this.folder = { dir: this.modelsDir, presentFiles: new Set(), otherGgufs: [], unusable: new Map() };
     this.downloads = new DownloadManager({
       fetch: deps.fetch,
       ...deps.downloads,
@@ -155,6 +155,7 @@ export class ModelService implements ModelRoles {
       servers: this.servers.map(toDetectedServer),
       downloads: this.downloads.list(),
       memory: this.deps.memory(),
+      unusableFiles: [...this.unusableFiles()].map(([path, reason]) => ({ path, reason })),
     };
   }
 
@@ -195,7 +196,7 @@ export class ModelService implements ModelRoles {
 
   /** Why a local GGUF cannot be used (truncated, corrupt, failed to load), or null when nothing is known against it. */
   problemWith(path: string): string | null {
-    return this.localChecks.problemWith(path);
+    return this.unusableFiles().get(path) ?? null;
   }
 
   /** Servers found at the last detection, with what each model can do. */
@@ -358,6 +359,11 @@ export class ModelService implements ModelRoles {
     ];
   }
 
+  /** Files that cannot be used, by path: the models folder's from its scan, then what the checks found. */
+  private unusableFiles(): Map<string, string> {
+    return new Map([...this.folder.unusable, ...this.localChecks.unusable()]);
+  }
+
   private checkLocalFiles(): Promise<boolean> {
     return this.localChecks.check(this.localModelPaths(), this.visionPairs());
   }
@@ -373,7 +379,7 @@ export class ModelService implements ModelRoles {
       pageEmbedderPath: this.deps.pageEmbedderPath ?? null,
       inProcess: this.deps.inProcess?.() ?? { allowed: true },
       visionModel: this.deps.visionModel ?? null,
-      unusableModels: this.localChecks.unusable(),
+      unusableModels: this.unusableFiles(),
       advice: (role) => this.advice(role),
     });
   }

@@ -95,11 +95,19 @@ export const MemoryBudget = z.object({
 });
 export type MemoryBudget = z.infer<typeof MemoryBudget>;
 
+/** A local model file Quire will not load, and why (a header that lies about its size, a cut-off download). */
+export const UnusableModelFile = z.object({
+  path: z.string(),
+  reason: z.string(),
+});
+export type UnusableModelFile = z.infer<typeof UnusableModelFile>;
+
 export const ModelsStatus = z.object({
   roles: z.array(RoleResolution),
   servers: z.array(DetectedServer),
   downloads: z.array(DownloadProgress),
   memory: MemoryBudget,
+  unusableFiles: z.array(UnusableModelFile).default([]),
 });
 export type ModelsStatus = z.infer<typeof ModelsStatus>;
 

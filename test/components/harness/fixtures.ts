@@ -113,6 +113,7 @@ export const DEFAULT_ANSWERS: DefaultAnswers = {
     ],
     downloads: [],
     memory: BUDGET,
+    unusableFiles: [],
   }),
   'memory.budget': () => BUDGET,
   'models.settings': () => ({ roles: {}, servers: [], setupDismissed: true }),

@@ -1,10 +1,12 @@
 /*
  * What the models folder holds: whole catalogue files (by their path inside the folder) and GGUF
  * files the user put there. Roles resolution and the setup proposal both read it through
- * `localModelFor`, so a file that counts for one counts for the other.
+ * `localModelFor`, so a file that counts for one counts for the other. Every GGUF's header is checked
+ * while scanning (ggufHeader.ts), so nothing else reads one that lies about its size.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ggufFileProblem } from '../ggufHeader';
 import {
   CATALOGUE,
   candidatesFor,
@@ -18,8 +20,10 @@ export interface ModelsFolder {
   dir: string;
   /** Catalogue files on disk, whole (their published size, where it is exact). */
   presentFiles: ReadonlySet<string>;
-  /** Other `.gguf` files at the top of the folder, by name. */
+  /** Other `.gguf` files at the top of the folder whose headers pass, by name. */
   otherGgufs: readonly string[];
+  /** `.gguf` files in the folder (catalogue ones too) that cannot be used, by path, with the reason in one sentence. */
+  unusable: ReadonlyMap<string, string>;
 }
 
 export interface LocalModel {
@@ -66,8 +70,16 @@ export async function scanModelsFolder(
   } catch {
     // No models folder yet: nothing is there.
   }
-  const otherGgufs = names.filter((name) => /\.gguf$/i.test(name) && !known.has(name)).sort();
-  return { dir, presentFiles, otherGgufs };
+  const unusable = new Map<string, string>();
+  const ggufs = names.filter((name) => /\.gguf$/i.test(name)).sort();
+  for (const name of ggufs) {
+    const path = join(dir, name);
+    if ((await sizeOf(path)) === null) continue;
+    const problem = await ggufFileProblem(path);
+    if (problem) unusable.set(path, `${problem}.`);
+  }
+  const otherGgufs = ggufs.filter((name) => !known.has(name) && !unusable.has(join(dir, name)));
+  return { dir, presentFiles, otherGgufs, unusable };
 }
 
 /** A GGUF the user put in the models folder that serves `role`: embedding files by name, projectors never. */

@@ -1,14 +1,14 @@
 /*
- * What a GGUF file will cost in memory, read from its header alone, after checking that the file holds
- * every tensor its header lists. readGgufFileInfo and the synchronous
- * GgufInsights estimates are plain JavaScript, so a malformed file throws here instead of aborting the
- * process (the `V2` estimates simulate a load in native code and are avoided for that reason).
- * The figures are what the model host process holds resident (see residentMemory.ts).
+ * What a GGUF file will cost in memory, read from its header alone. The file passes ggufHeader's checks
+ * first (counts and lengths against its size, every tensor inside it): node-llama-cpp's reader trusts
+ * the header and aborts the process on one that lies. readGgufFileInfo and the synchronous GgufInsights
+ * estimates are plain JavaScript past that point (the `V2` estimates simulate a load in native code and
+ * are avoided for that reason). The figures are what the model host process holds resident (see
+ * residentMemory.ts).
  */
-import { stat } from 'node:fs/promises';
 import { GgufFileType, GgufInsights, readGgufFileInfo, type GgufFileInfo } from 'node-llama-cpp';
 import { QuireError } from '../../../shared/errors';
-import { ggufLayoutProblem } from './ggufLayout';
+import { checkedGguf } from '../ggufHeader';
 import {
   contextBatchSize,
   contextWorkingBytes,
@@ -68,18 +68,15 @@ export async function describeGguf(
   options: DescribeGgufOptions = {},
 ): Promise<GgufDescription> {
   const backend = options.backend ?? llamaBackend();
+  const fileBytes = (await checkedGguf(path)).fileBytes;
   let info: GgufFileInfo;
-  let fileBytes: number;
   try {
-    fileBytes = (await stat(path)).size;
     info = await readGgufFileInfo(path, { sourceType: 'filesystem', logWarnings: false });
   } catch (error) {
     throw new QuireError('model_failed', `${path} is not a readable GGUF model: ${describe(error)}`, {
       path,
     });
   }
-  const problem = ggufLayoutProblem(info, fileBytes);
-  if (problem) throw new QuireError('model_failed', `${path} cannot be used: ${problem}.`, { path, problem });
   try {
     const insights = await GgufInsights.from(info);
     const shape = contextShape(info, insights);

@@ -1,9 +1,9 @@
 /*
- * Whether a GGUF's tensor table is whole and its tensor data lies inside the file, read from the parsed
- * header alone. A download cut short or a copy that failed half-way passes the header parser but would
- * fail, or abort, deep inside llama.cpp; checked here, the user is told which file and why.
+ * Whether a GGUF's tensor data lies inside the file, from its checked header (ggufHeader.ts) alone. A
+ * download cut short or a copy that failed half-way has a whole header but would fail, or abort, deep
+ * inside llama.cpp; checked here, the user is told which file and why.
  */
-import type { GgufFileInfo } from 'node-llama-cpp';
+import type { GgufHeader } from '../ggufHeader';
 
 /**
  * Bytes per block and values per block of each ggml tensor type (ggml's type traits), by type id.
@@ -54,27 +54,17 @@ export function tensorDataBytes(dimensions: readonly (number | bigint)[], ggmlTy
   return (values / BigInt(block.values)) * BigInt(block.bytes);
 }
 
-/** Why the file cannot be loaded as it is, or null when its tensor table and data are whole. */
-export function ggufLayoutProblem(info: GgufFileInfo, fileBytes: number): string | null {
-  // A model split over several files is checked on its first file, the one given.
-  const tensors = (info.tensorInfo ?? []).filter((tensor) => tensor.filePart === 1);
-  const listed = Number(info.tensorCount);
-  if (tensors.length === 0) return 'it is corrupt: its tensor table lists no tensors';
-  if (info.splicedParts <= 1 && tensors.length !== listed) {
-    return `it is corrupt: its header announces ${listed} tensors but the tensor table holds ${tensors.length}`;
-  }
-  const size = BigInt(fileBytes);
+/** Why the file cannot be loaded as it is, or null when its tensor data is whole. */
+export function ggufLayoutProblem(header: GgufHeader): string | null {
+  if (header.tensors.length === 0) return 'it is corrupt: its tensor table lists no tensors';
   let end = 0n;
-  for (const tensor of tensors) {
-    if (tensor.dimensions.some((dimension) => BigInt(dimension) <= 0n)) {
-      return `it is corrupt: tensor ${tensor.name} has an empty or negative dimension`;
-    }
-    const start = BigInt(tensor.fileOffset);
+  for (const tensor of header.tensors) {
     const bytes = tensorDataBytes(tensor.dimensions, tensor.ggmlType);
     // A type newer than this table still has to start inside the file.
-    const tensorEnd = start + (bytes ?? 1n);
+    const tensorEnd = tensor.fileOffset + (bytes ?? 1n);
     if (tensorEnd > end) end = tensorEnd;
   }
+  const size = BigInt(header.fileBytes);
   if (end > size) {
     const missing = end - size;
     return (

@@ -18,6 +18,7 @@ import {
   type Token,
 } from 'node-llama-cpp';
 import { QuireError } from '../../../shared/errors';
+import { checkedGguf } from '../ggufHeader';
 import type { HostChatRequest, HostChatResult, HostModelInfo, LlamaLoadOptions } from './protocol';
 
 const DEFAULT_CONTEXT_SIZE = 4096;
@@ -54,6 +55,8 @@ export class LlamaEngine {
   async load(options: LlamaLoadOptions): Promise<HostModelInfo> {
     if (this.model) await this.unload();
     this.options = options;
+    // llama.cpp trusts the header; one that lies aborts this process (see ggufHeader.ts).
+    await checkedGguf(options.modelPath);
     try {
       this.llama ??= await getLlama({ gpu: options.gpu ?? 'auto', build: 'never', progressLogs: false });
       this.model = await this.llama.loadModel({ modelPath: options.modelPath });

@@ -4,6 +4,7 @@
  * copy of llama.cpp beside node-llama-cpp's, and a malformed file can abort the process that loads it.
  */
 import { QuireError } from '../../../shared/errors';
+import { checkedGguf } from '../ggufHeader';
 import type { VisionChatRequest, VisionChatResult, VisionLoadInfo, VisionLoadOptions } from './protocol';
 
 type MessagePart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
@@ -53,6 +54,9 @@ export class VisionEngine {
 
   async load(options: VisionLoadOptions): Promise<VisionLoadInfo> {
     if (this.context) await this.dispose();
+    // llama.cpp trusts the headers; one that lies aborts this process (see ggufHeader.ts).
+    await checkedGguf(options.modelPath);
+    await checkedGguf(options.projectorPath);
     const llama = (await import(PACKAGE)) as LlamaNode;
     const contextSize = options.contextSize ?? DEFAULT_CONTEXT_SIZE;
     const useGpu = options.gpu !== false;

@@ -3,11 +3,9 @@
  * and checked here, from their headers alone, before any process loads them: a truncated or junk
  * file, or the two swapped, would otherwise abort llama.cpp or fail deep inside it.
  */
-import { stat } from 'node:fs/promises';
-import { readGgufFileInfo, type GgufFileInfo } from 'node-llama-cpp';
 import { QuireError } from '../../../shared/errors';
+import { readGgufHeader, UnusableGgufError, type GgufHeader } from '../ggufHeader';
 import { describeGguf, type GgufDescription } from '../llama/describeGguf';
-import { ggufLayoutProblem } from '../llama/ggufLayout';
 
 export interface VisionFiles {
   model: GgufDescription;
@@ -31,29 +29,24 @@ export async function checkVisionFiles(modelPath: string, projectorPath: string)
 async function readProjector(
   path: string,
 ): Promise<{ projectorBytes: number; projectorType: string | null }> {
-  let info: GgufFileInfo;
-  let bytes: number;
+  let header: GgufHeader;
   try {
-    bytes = (await stat(path)).size;
-    info = await readGgufFileInfo(path, { sourceType: 'filesystem', logWarnings: false });
+    header = await readGgufHeader(path);
   } catch (error) {
+    if (error instanceof UnusableGgufError) throw refusal(path, 'projector', error.reason);
     throw refusal(path, 'projector', `it is not a readable GGUF file (${problemOf(error)})`);
   }
-  const layout = ggufLayoutProblem(info, bytes);
-  if (layout) throw refusal(path, 'projector', layout);
-  const metadata = info.metadata as unknown as Record<string, Record<string, unknown> | undefined>;
-  const architecture = metadata.general?.architecture;
+  const architecture = header.architecture;
   if (architecture !== 'clip')
     throw refusal(
       path,
       'projector',
-      `it is a ${String(architecture ?? 'unknown')} model, not a projector (its architecture must be clip)`,
+      `it is a ${architecture ?? 'unknown'} model, not a projector (its architecture must be clip)`,
     );
-  const clip = metadata.clip;
-  if (clip?.has_vision_encoder !== true)
+  if (header.metadata.get('clip.has_vision_encoder') !== true)
     throw refusal(path, 'projector', 'it has no vision encoder (clip.has_vision_encoder is not set)');
-  const type = clip.projector_type;
-  return { projectorBytes: bytes, projectorType: typeof type === 'string' ? type : null };
+  const type = header.metadata.get('clip.projector_type');
+  return { projectorBytes: header.fileBytes, projectorType: typeof type === 'string' ? type : null };
 }
 
 function refusal(path: string, what: string, problem: string): QuireError {

@@ -62,6 +62,16 @@ export function ModelsPanel() {
         ) : (
           !loadError && <p className="muted small">Checking models…</p>
         )}
+        {status && status.unusableFiles.length > 0 && (
+          <ul className="role-list" data-testid="unusable-model-files">
+            {status.unusableFiles.map((file) => (
+              <li key={file.path} className="role-row role-row--missing">
+                <p className="role-row__model">{file.path}</p>
+                <p className="role-row__reason muted small">Unusable: {file.reason}</p>
+              </li>
+            ))}
+          </ul>
+        )}
       </section>
       <section className="panel-section" aria-labelledby="models-memory-title">
         <h3 id="models-memory-title" className="section-title">
