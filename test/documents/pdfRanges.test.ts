@@ -27,7 +27,7 @@ describe('a long PDF read in page ranges over the workers', () => {
     expect(whole.pages).toHaveLength(longPages);
     const pool = createDocumentPool({ size: 2 });
     try {
-      // Counted when it was listed: one worker looks for repeated pages, then the ranges spread.
+      // Counted when it was listed: the ranges start at once.
       const counted = await pool.parse(longPdf, { kind: 'pdf', pageCount: longPages });
       expect(pool.workersStarted()).toBe(2);
       expect(counted.pages.map((page) => page.page)).toEqual(whole.pages.map((page) => page.page));

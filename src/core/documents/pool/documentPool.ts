@@ -317,11 +317,12 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
           (job, signal) => submit<PdfPagesRead>(job, { ...jobOptions, signal }),
           jobOptions.signal,
         );
-      if (kind !== 'pdf' || (pageCount !== undefined && !splitsIntoRanges(pageCount))) {
+      if (kind !== 'pdf' || pageCount !== undefined) {
+        if (kind === 'pdf' && splitsIntoRanges(pageCount)) return inRanges(pageCount);
         return submit<ParsedDocument>({ type: 'parse', path, kind, ...read }, jobOptions);
       }
-      // Long, or not counted yet: the worker reads a short file whole, and of a long one tells the
-      // length and the pages that repeat an earlier page, so the ranges read each page object once.
+      // Not counted yet: the worker reads a short file whole, and of a long one tells the length and
+      // the pages that repeat an earlier page, so the ranges read each page object once.
       const job: DocumentJob = { type: 'parse', path, kind, ...read, rangesFrom: RANGES_FROM };
       const first = await submit<ParsedDocument | LongPdf>(job, jobOptions);
       return 'longPdfPages' in first ? inRanges(first.longPdfPages, first.repeats) : first;

@@ -61,7 +61,8 @@ export async function parsePdfInRanges(
   // The first range to fail stops the others: the file is failed whole, so their work would be lost.
   const failed = new AbortController();
   const stop = signal ? AbortSignal.any([signal, failed.signal]) : failed.signal;
-  const toRead = Math.min(job.pageCount, job.maxPages ?? job.pageCount);
+  const limit = job.maxPages ?? Infinity;
+  const toRead = Math.min(job.pageCount, limit);
   const repeats = job.repeats ?? new Map<number, number>();
   const own = range(toRead).filter((page) => !repeats.has(page));
   const length = rangeLength(own.length, lanes);
@@ -83,7 +84,8 @@ export async function parsePdfInRanges(
       failed.abort();
       throw inRange(error, first, last);
     });
-    if (read.pageCount !== job.pageCount) {
+    // Compared within the page limit: a file indexed to the limit is listed with that many pages.
+    if (Math.min(read.pageCount, limit) !== Math.min(job.pageCount, limit)) {
       failed.abort();
       throw new QuireError(
         'internal',
