@@ -21,12 +21,12 @@ import { modelLaunchOptions, visionLaunchProblem } from './models/launchOptions'
 const usage = `Usage: quire <command> [options]
 
 Commands:
-  serve [--port N] [--host H] [--no-images] [--embedder DIR]
+  serve [--port N] [--host H] [--no-images] [--max-pages N] [--embedder DIR]
                                      the UI in a browser, over a loopback server with a token
   library add <folder>               add a folder to the library
   library remove <folder>            remove a folder from the library
   library list [--json]              the library's documents with pages, sizes and errors
-  index <folder> [--no-images] [--no-ocr] [--embedder DIR] [--page-embedder PATH.onnx]
+  index <folder> [--no-images] [--no-ocr] [--max-pages N] [--embedder DIR] [--page-embedder PATH.onnx]
                                      add a folder and index it to completion
   search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages] [--rewrite] [--rerank]
          [--embedder DIR] [--page-embedder PATH.onnx] [--in PATH]... [--collection NAME] [--documents]
@@ -49,6 +49,8 @@ Options:
                    endpoint from QUIRE_S3_ENDPOINT (plain http only on 127.0.0.1)
   --region R       the library's region (or AWS_REGION)
   --profile NAME   a profile of ~/.aws/credentials for the library's keys
+  --max-pages N    index at most N pages of one PDF (default 10000); a longer file is indexed up to
+                   there and listed with a warning that says so
   --model PATH     a local GGUF for every text role (or QUIRE_MODEL)
   --embedder DIR   an ONNX sentence embedder (BGE, E5 or MiniLM: a folder with model.onnx and
                    tokenizer.json) run in-process for text vectors (or QUIRE_EMBEDDER); the same one
@@ -83,6 +85,7 @@ async function main(argv: string[]): Promise<void> {
       mode: { type: 'string' },
       'no-images': { type: 'boolean', default: false },
       'no-ocr': { type: 'boolean', default: false },
+      'max-pages': { type: 'string' },
       model: { type: 'string' },
       embedder: { type: 'string' },
       'page-embedder': { type: 'string' },
@@ -138,6 +141,13 @@ async function main(argv: string[]): Promise<void> {
     }
   }
   const scope = scopeFromFlags(values.in, values.collection);
+  const maxPages = values['max-pages'] === undefined ? undefined : Number(values['max-pages']);
+  if (maxPages !== undefined && !(Number.isInteger(maxPages) && maxPages >= 1))
+    throw new QuireError(
+      'invalid_input',
+      `--max-pages must be a whole number of pages, not "${values['max-pages']}".`,
+    );
+  const pageLimit = maxPages === undefined ? {} : { maxPagesPerDocument: maxPages };
   switch (command) {
     case 'serve': {
       const port = Number(values.port);
@@ -149,6 +159,7 @@ async function main(argv: string[]): Promise<void> {
         port,
         host: values.host ?? '127.0.0.1',
         images: !values['no-images'],
+        ...pageLimit,
         ...launch,
       });
       return;
@@ -160,6 +171,7 @@ async function main(argv: string[]): Promise<void> {
         json,
         images: !values['no-images'],
         ocr: !values['no-ocr'],
+        ...pageLimit,
         ...launch,
       });
       return;

@@ -68,6 +68,11 @@ export interface CoreConfig {
   workers?: number;
   /** Time limit for reading or rendering one document. */
   documentTimeoutMs?: number;
+  /**
+   * The most pages of one PDF that are indexed (`--max-pages`; DEFAULT_MAX_PAGES_PER_DOCUMENT, 10,000,
+   * when absent): a longer file is indexed up to here and its error says so.
+   */
+  maxPagesPerDocument?: number;
   /** Idle document readers and page embedder hosts exit after this long (default a minute). */
   idleReleaseMs?: number;
   /** OS-encrypted secret storage (the desktop app's safeStorage); none headless. */
@@ -303,6 +308,7 @@ export function createCore(config: CoreConfig): Core {
       const ownPool = createDocumentPool({
         ...(config.workers ? { size: config.workers } : {}),
         ...(config.documentTimeoutMs ? { jobTimeoutMs: config.documentTimeoutMs } : {}),
+        ...(config.maxPagesPerDocument ? { maxPagesPerDocument: config.maxPagesPerDocument } : {}),
         idleExitMs: config.idleReleaseMs,
         workerLimit: (work) => workersAllowed(memory.budget, work, ownPool.size),
       });

@@ -7,7 +7,7 @@ import { sqlIn, sqlString } from '../../src/core/index/sql';
 
 describe('query and snippet shaping', () => {
   it('reduces questions to plain words', () => {
-    expect(ftsQuery('What is 3M\'s "capex" (FY2022)? AND -x')).toBe('3M capex FY 2022');
+    expect(ftsQuery('What is 3M\'s "capex" (FY2022)? AND -x')).toBe('3M capex FY 2022 FY2022');
     // Published English stopwords go, unless nothing else is left; topic words stay.
     expect(ftsQuery('According to the report, what is the total revenue?')).toBe('report total revenue');
     expect(ftsQuery('What is this?')).toBe('What is this');

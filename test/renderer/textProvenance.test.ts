@@ -46,6 +46,9 @@ describe("where a page's text came from", () => {
 
   it('says when a page has no text, and why', () => {
     expect(describePageText({ method: 'none', engine: 'pdfjs' })).toBe('This page has no text.');
+    expect(describePageText({ method: 'none', engine: 'pdfium', repeatOf: 3 })).toBe(
+      'The file lists page 3 again here: its text is searched on page 3.',
+    );
     expect(
       describePageText({
         method: 'none',

@@ -142,7 +142,7 @@ describe('the page-image route of quire serve', () => {
       `/page-images/${id}/1/full/extra`,
       `/page-images/${id}/0/full`,
       `/page-images/${id}/01/full`,
-      `/page-images/${id}/100001/full`,
+      `/page-images/${id}/1000000000/full`,
       `/page-images/${id}/1/huge`,
       `/page-images/${id}/1/full?v=../../x`,
       `/page-images/${id}/1/full?path=/etc/passwd`,
@@ -160,6 +160,8 @@ describe('the page-image route of quire serve', () => {
       '/page-images/doc_00000000000000000000/1/full',
       `/page-images/${library.document.rootId}/1/full`,
       `/page-images/${library.document.id}/15/full`,
+      // Past its 14 pages, however far: the document's own page count bounds the page.
+      `/page-images/${library.document.id}/100001/full`,
     ]) {
       const reply = await send(path, { Cookie: cookie });
       expect(reply.status, path).toBe(404);

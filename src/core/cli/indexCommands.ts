@@ -77,6 +77,8 @@ export async function indexCommand(
     json: boolean;
     images: boolean;
     ocr: boolean;
+    /** `--max-pages`: the most pages of one PDF indexed. */
+    maxPagesPerDocument?: number;
   } & ModelLaunchOptions,
 ): Promise<void> {
   if (!folder) throw new QuireError('invalid_input', 'Usage: quire index <folder>');
@@ -87,6 +89,7 @@ export async function indexCommand(
     dataDir: options.dataDir,
     ...(options.library ? { library: options.library } : {}),
     renderImages: options.images,
+    ...(options.maxPagesPerDocument ? { maxPagesPerDocument: options.maxPagesPerDocument } : {}),
     modelPath: options.modelPath,
     embedderPath: options.embedderPath,
     servers: options.servers,

@@ -16,6 +16,8 @@ export async function serveCommand(
     host: string;
     /** Draw page images (false: `--no-images`, text only, as `quire index --no-images`). */
     images?: boolean;
+    /** `--max-pages`: the most pages of one PDF indexed. */
+    maxPagesPerDocument?: number;
   } & ModelLaunchOptions,
 ): Promise<void> {
   // One request's failure must never end the server the user's browser is talking to.
@@ -31,6 +33,7 @@ export async function serveCommand(
     dataDir: options.dataDir,
     watch: true,
     renderImages: options.images ?? true,
+    ...(options.maxPagesPerDocument ? { maxPagesPerDocument: options.maxPagesPerDocument } : {}),
     servers: options.servers,
     modelPath: options.modelPath,
     embedderPath: options.embedderPath,

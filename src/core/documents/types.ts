@@ -54,6 +54,8 @@ export interface ParsedDocument {
   title: string | null;
   pages: ParsedPage[];
   chunks: TextChunk[];
+  /** The pages the file has, when reading stopped before its end (the per-document page limit). */
+  pagesInFile?: number;
 }
 
 export interface PageImageRef {

@@ -10,13 +10,22 @@ const WORD = /[\p{L}\p{N}]+/gu;
 
 /**
  * The words of a query as LanceDB's full-text search should see them: plain words (its parser reads
- * operators and quotes), letters split from digits that follow them (`FY2022` finds `2022`), English
- * stopwords dropped unless nothing else is left. Empty when the query has no words at all.
+ * operators and quotes), a word of letters then digits both whole and in parts (`FY2022` finds the
+ * index's `fy2022` token and the `fy` and `2022` that search_text adds beside it), English stopwords
+ * dropped unless nothing else is left. Empty when the query has no words at all.
  */
 export function ftsQuery(query: string): string {
-  const words = queryWords(query);
+  const words = [...queryWords(query), ...letterDigitWords(query)];
   const content = words.filter((word) => !isStopword(word.toLowerCase()));
   return (content.length > 0 ? content : words).join(' ');
+}
+
+const LETTERS_THEN_DIGITS = /(\p{L})(\p{N})/u;
+
+/** Words with letters directly before digits (`FY2022`, `SKU0042`), whole, each once. */
+function letterDigitWords(text: string): string[] {
+  const words = (text.match(WORD) ?? []).filter((word) => LETTERS_THEN_DIGITS.test(word));
+  return [...new Set(words)];
 }
 
 /** Only letters before digits are split: `FY2022` becomes `FY 2022`, while `3M` and `10K` stay whole. */
@@ -37,7 +46,9 @@ export function chunkSearchText(parts: {
   fileName: string | null;
 }): string {
   const joined = hyphenatedWords(parts.text);
-  return [parts.title, parts.fileName, parts.heading, parts.text, joined]
+  // The index's tokenizer keeps `FY2022` whole; its parts are added so `2022` or `FY 2022` find it too.
+  const split = letterDigitWords(parts.text).flatMap(queryWords).join(' ');
+  return [parts.title, parts.fileName, parts.heading, parts.text, joined, split]
     .filter((p) => p && p.trim())
     .join('\n');
 }

@@ -4,13 +4,14 @@ import { isAbortError, toErrorInfo } from '../../shared/errors';
 import type { OcrSource } from '../documents/pool/protocol';
 import { ocrKeyOf } from '../documents/ocr/recognizePdfPages';
 import { readsScans } from '../documents/readers/formatReaders';
-import type { ParsedDocument } from '../documents/types';
+import type { ParsedDocument, ParsedPage } from '../documents/types';
 import { ocrStateOfReading, type RecognizedText } from '../index/content/recognizedText';
 import type { ContentStore, PageImageSlots } from '../index/content/indexContent';
 import type { DocumentCatalog } from '../index/documents/documentCatalog';
 import type { IndexedDocument } from '../index/records';
 import { detectDocumentLanguage } from '../language/detectLanguage';
 import { hashFile } from './fileHash';
+import { readingNote } from './readingNote';
 
 /** A file as ingestion sees it: where it is and what the library knows of it. */
 export interface FileToIngest {
@@ -134,9 +135,11 @@ export class FileIngestion {
         ...(urgent ? { urgent } : {}),
       });
       signal.throwIfAborted();
-      if (textOnly) pagesToCheck = parsed.pages.filter((page) => !page.needsOcr).map((page) => page.page);
+      // A repeated page is measured as the page it repeats.
+      if (textOnly) pagesToCheck = parsed.pages.filter(measured).map((page) => page.page);
       await content.put(contentHash, parsed, [], { fileName: basename(file.path) });
       record.pages = parsed.pages.length;
+      record.error = readingNote(parsed);
       record.title = parsed.title;
       record.language = detectDocumentLanguage(parsed.pages.map((page) => page.text));
       read = parsed;
@@ -189,6 +192,11 @@ export class FileIngestion {
       })
       .catch((writeError: unknown) => console.error('quire: could not record a failed file', writeError));
   }
+}
+
+/** A page whose layer PDFium measures once the file is searchable: read, not a repeat, not for OCR. */
+function measured(page: ParsedPage): boolean {
+  return !page.needsOcr && page.textSource?.repeatOf === undefined;
 }
 
 /** What a failure means for the file. `signal` is the attempt's own. */

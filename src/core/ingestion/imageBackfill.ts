@@ -7,6 +7,7 @@ import type { DocumentCatalog } from '../index/documents/documentCatalog';
 import type { IndexedDocument } from '../index/records';
 import { drawsPages } from '../documents/readers/formatReaders';
 import { drawPageImages } from './drawPageImages';
+import { withReadingNote } from './readingNote';
 import type { Scheduler } from './scheduler';
 
 /** What drawing tells the progress of ingestion. */
@@ -115,6 +116,7 @@ export class ImageBackfill {
         pageCount: owner.pages ?? 0,
         longEdge: this.deps.longEdge,
         signal,
+        repeats: await content.repeatedPages(contentHash),
         ...(password ? { password } : {}),
       });
       // The file may have changed or gone while its pages were drawn.
@@ -145,9 +147,11 @@ export class ImageBackfill {
     const { documents } = this.deps;
     try {
       for (const doc of documents.allIndexedWithContent(contentHash)) {
-        if (doc.error === problem) continue;
-        await documents.setState(doc.id, 'indexed', problem);
-        this.deps.onProblem(doc.id, problem);
+        // What reading the file left out stays said beside what drawing it left out.
+        const error = withReadingNote(doc.error, problem);
+        if (doc.error === error) continue;
+        await documents.setState(doc.id, 'indexed', error);
+        this.deps.onProblem(doc.id, error);
       }
     } catch (error) {
       // The index is closing or unwritable; the images are looked for again at the next start.

@@ -115,6 +115,11 @@ async function findPageImage(
   if (shared && shared.state !== 'indexed') {
     throw new QuireError('not_found', `${name} is not indexed yet in the shared library.`);
   }
+  // The document's own page count bounds the page, however long the file is.
+  const pages = doc ? doc.pages : (shared?.pages ?? null);
+  if (pages !== null && page > pages) {
+    throw new QuireError('not_found', `Page ${page} does not exist: ${name} has ${pages} pages.`);
+  }
   const stored = await core.index.content.page(documentId, page);
   // Images are drawn after every file's text; a page opened before its turn is drawn now.
   const drawn = stored.image ?? (doc ? await core.ingestion.drawPageNow(documentId, page) : null);

@@ -22,8 +22,12 @@ export interface PageImageAddress {
 
 /** Document ids are `doc_<hex>`; nothing with a slash, a dot or an escape can name one. */
 const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,200}$/;
-const PAGE = /^[1-9][0-9]{0,5}$/;
-export const MAX_PAGE = 100_000;
+const PAGE = /^[1-9][0-9]{0,8}$/;
+/**
+ * The largest page number an address or a request may carry: a bound on its form only. Whether the
+ * page exists is the document's own page count's to say (readPageImage), however long the file.
+ */
+export const LARGEST_PAGE_NUMBER = 999_999_999;
 const VERSION = /^[0-9a-f]{8,64}$/;
 
 /** The address's path below the scheme's base or the route, with its version as the query. */
@@ -42,7 +46,7 @@ export function parsePageImagePath(path: string, query: string): PageImageAddres
   const [documentId = '', pageText = '', size = ''] = parts;
   if (!DOCUMENT_ID.test(documentId) || !PAGE.test(pageText)) return null;
   const page = Number(pageText);
-  if (page > MAX_PAGE || (size !== 'full' && size !== 'thumbnail')) return null;
+  if (page > LARGEST_PAGE_NUMBER || (size !== 'full' && size !== 'thumbnail')) return null;
   const params = new URLSearchParams(query);
   for (const key of params.keys()) if (key !== 'v') return null;
   const version = params.get('v');

@@ -28,6 +28,11 @@ export const PageTextSource = z.object({
       orientationGuessed: z.boolean().optional(),
     })
     .optional(),
+  /**
+   * The earlier page this one repeats: the file lists one page object twice or more, so its text is
+   * that page's, read and searchable once, and its image is that page's image.
+   */
+  repeatOf: z.number().int().positive().optional(),
 });
 export type PageTextSource = z.infer<typeof PageTextSource>;
 

@@ -4,6 +4,7 @@
  * these keys, so a call that is not here does not exist.
  */
 import { z } from 'zod';
+import { LARGEST_PAGE_NUMBER } from '../domain/pageImageAddress';
 import { AgentEvent, Conversation, ConversationSummary } from '../domain/agent';
 import {
   DocumentInfo,
@@ -128,7 +129,7 @@ export const calls = {
     input: z
       .object({
         documentId: id,
-        page: z.number().int().min(1).max(100_000),
+        page: z.number().int().min(1).max(LARGEST_PAGE_NUMBER),
         size: z.enum(['full', 'thumbnail']).default('full'),
       })
       .strict(),
@@ -139,7 +140,7 @@ export const calls = {
     input: z
       .object({
         documentId: id,
-        page: z.number().int().min(1).max(100_000),
+        page: z.number().int().min(1).max(LARGEST_PAGE_NUMBER),
       })
       .strict(),
     output: PageText,
@@ -149,7 +150,7 @@ export const calls = {
     input: z
       .object({
         documentId: id,
-        page: z.number().int().min(1).max(100_000),
+        page: z.number().int().min(1).max(LARGEST_PAGE_NUMBER),
       })
       .strict(),
     output: PageWords,

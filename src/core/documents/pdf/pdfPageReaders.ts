@@ -29,6 +29,11 @@ export interface PdfPageReader {
   readonly pageCount: number;
   /** A page's text runs; with `measure`, PDFium's measure of the page too (when PDFium reads it). */
   readRuns(page: number, options: { measure: boolean }): Promise<PageTextRead>;
+  /**
+   * What names a page's dictionary in the file (its object number): pages with the same one are the
+   * same page listed again. Null when the reader cannot tell without loading the page.
+   */
+  pageObject(page: number): number | null;
   /** The Title metadata; null when it has none. */
   title(): Promise<string | null>;
   close(): Promise<void>;
@@ -57,6 +62,11 @@ class PdfjsPageReader implements PdfPageReader {
 
   readRuns(page: number): Promise<PageTextRead> {
     return readWithPdfjs(this.document, page);
+  }
+
+  // pdfjs learns a page's object only by loading it; files PDFium cannot open are rare enough.
+  pageObject(): number | null {
+    return null;
   }
 
   async title(): Promise<string | null> {
@@ -94,6 +104,14 @@ class PdfiumPageReader implements PdfPageReader {
       const pdfjs = await this.pdfjs.catch((error: unknown) => error);
       if (pdfjs instanceof Error || !pdfjs) return unreadablePage(page, pdfjs, 'pdfjs');
       return readWithPdfjs(pdfjs as PDFDocumentProxy, page);
+    }
+  }
+
+  pageObject(page: number): number | null {
+    try {
+      return this.document.pageObjectNumber(page);
+    } catch {
+      return null;
     }
   }
 

@@ -109,6 +109,19 @@ export class PdfiumDocument {
     }
   }
 
+  /**
+   * The object number of a 1-based page's dictionary, without loading the page; null when PDFium cannot
+   * tell. Two pages with the same number are one object listed twice in the page tree.
+   */
+  pageObjectNumber(pageNumber: number): number | null {
+    if (this.closed) throw new QuireError('cancelled', 'The document is closed.');
+    const pdfium = this.pdfium;
+    const number = guarded(pdfium, () =>
+      pdfium.EPDFDoc_GetPageObjectNumberByIndex(this.handle, pageNumber - 1),
+    );
+    return number > 0 ? number : null;
+  }
+
   /** A document information entry ("Title", "Author"...); null when the file has none. */
   metaText(tag: string): string | null {
     if (this.closed) throw new QuireError('cancelled', 'The document is closed.');

@@ -51,9 +51,11 @@ function ocrRecords(source: OcrSource | undefined) {
 
 async function run(job: DocumentJob) {
   const password = 'password' in job && job.password !== undefined ? { password: job.password } : {};
+  const maxPages = job.type === 'parse' && job.maxPages !== undefined ? { maxPages: job.maxPages } : {};
   if (job.type === 'parse' && job.kind === 'pdf' && job.rangesFrom !== undefined) {
     return readShortPdf(job.path, job.rangesFrom, {
       ...password,
+      ...maxPages,
       ...(job.ocr ? { ocr: job.ocr } : {}),
       ...(job.textOnly ? { textOnly: true } : {}),
     });
@@ -63,6 +65,7 @@ async function run(job: DocumentJob) {
     return parseDocument(job.path, {
       kind: job.kind,
       ...password,
+      ...maxPages,
       ...(ocr ? { ocr } : {}),
       ...(job.textOnly ? { textOnly: true } : {}),
     });
@@ -74,6 +77,8 @@ async function run(job: DocumentJob) {
       pages: job.pages,
       withTitle: job.withTitle,
       skipPagesPastEnd: true,
+      // The pool lays out every page of the file before the range's with it.
+      skipRepeats: true,
       ...(ocr ? { ocr } : {}),
       ...(job.textOnly ? { textOnly: true } : {}),
     }).catch((error: unknown) => {
@@ -111,11 +116,14 @@ async function run(job: DocumentJob) {
   return reader.drawPages(path, options, new PageImageStore(storeRoot));
 }
 
-/** A PDF of at most `most` pages, read whole; a longer one is left to the pool to read in ranges. */
+/**
+ * A PDF of at most `most` pages to read (up to `maxPages`), read whole; a longer one is left to the
+ * pool to read in ranges.
+ */
 async function readShortPdf(
   path: string,
   most: number,
-  { ocr: source, ...options }: { password?: string; ocr?: OcrSource; textOnly?: boolean },
+  { ocr: source, ...options }: { password?: string; ocr?: OcrSource; textOnly?: boolean; maxPages?: number },
 ): Promise<ParsedDocument | LongPdf> {
   try {
     const ocr = await ocrRecords(source);
@@ -124,8 +132,11 @@ async function readShortPdf(
       ...(ocr ? { ocr } : {}),
       withTitle: true,
       onlyUpTo: most,
+      skipRepeats: true,
     });
-    return read.pageCount > most ? { longPdfPages: read.pageCount } : assemblePdf([read]);
+    const toRead = Math.min(read.pageCount, options.maxPages ?? read.pageCount);
+    if (toRead <= most) return assemblePdf([read]);
+    return { longPdfPages: read.pageCount, ...(read.repeats ? { repeats: read.repeats } : {}) };
   } catch (error) {
     throw asReaderError(error, path);
   }

@@ -29,7 +29,19 @@ export interface DocumentPoolOptions {
   workerLimit?: (work: limits.PoolWork) => number;
   /** A worker idle this long exits and gives its memory back; the next job starts a fresh one. */
   idleExitMs?: number | undefined;
+  /**
+   * The most pages of one PDF that are read (DEFAULT_MAX_PAGES_PER_DOCUMENT unless given): a file with
+   * more is read up to here and says so (ParsedDocument.pagesInFile). `--max-pages` raises it.
+   */
+  maxPagesPerDocument?: number;
 }
+
+/**
+ * Four times the longest file in the test corpus (2,400 pages), past the longest manuals people index
+ * (about 5,000 pages): a file claiming more is far more often a page tree listing pages over and over
+ * than a book, and reading 200,000 such pages took 406 s and 1.6 GB before any image was drawn.
+ */
+export const DEFAULT_MAX_PAGES_PER_DOCUMENT = 10_000;
 
 interface JobOptions {
   signal?: AbortSignal;
@@ -147,6 +159,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
   const recycleAfterJobs = Math.max(1, options.recycleAfterJobs ?? DEFAULT_RECYCLE_AFTER_JOBS);
   const renderBatchPages = Math.max(1, Math.floor(options.renderBatchPages ?? DEFAULT_RENDER_BATCH_PAGES));
   const idleExitMs = options.idleExitMs ?? limits.IDLE_EXIT_MS;
+  const maxPages = Math.max(1, Math.floor(options.maxPagesPerDocument ?? DEFAULT_MAX_PAGES_PER_DOCUMENT));
   const limitOf = (work: limits.PoolWork) => options.workerLimit?.(work) ?? size;
   const slots: Slot[] = Array.from({ length: size }, () => ({
     worker: null,
@@ -291,10 +304,15 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
     size,
     async parse(path, { kind, password, ocr, textOnly, pageCount, ...jobOptions }) {
       const passwordOption = password === undefined ? {} : { password };
-      const read = { ...passwordOption, ...(ocr ? { ocr } : {}), ...(textOnly ? { textOnly } : {}) };
-      const inRanges = (count: number) =>
+      const read = {
+        ...passwordOption,
+        ...(ocr ? { ocr } : {}),
+        ...(textOnly ? { textOnly } : {}),
+        maxPages,
+      };
+      const inRanges = (count: number, repeats?: LongPdf['repeats']) =>
         parsePdfInRanges(
-          { path, pageCount: count, ...read },
+          { path, pageCount: count, ...read, ...(repeats ? { repeats: new Map(repeats) } : {}) },
           size,
           (job, signal) => submit<PdfPagesRead>(job, { ...jobOptions, signal }),
           jobOptions.signal,
@@ -303,10 +321,11 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
         if (kind === 'pdf' && splitsIntoRanges(pageCount)) return inRanges(pageCount);
         return submit<ParsedDocument>({ type: 'parse', path, kind, ...read }, jobOptions);
       }
-      // Not counted yet: the worker reads a short file whole and tells the length of a long one.
+      // Not counted yet: the worker reads a short file whole, and of a long one tells the length and
+      // the pages that repeat an earlier page, so the ranges read each page object once.
       const job: DocumentJob = { type: 'parse', path, kind, ...read, rangesFrom: RANGES_FROM };
       const first = await submit<ParsedDocument | LongPdf>(job, jobOptions);
-      return 'longPdfPages' in first ? inRanges(first.longPdfPages) : first;
+      return 'longPdfPages' in first ? inRanges(first.longPdfPages, first.repeats) : first;
     },
     checkLayers(path, { pages, password, ...jobOptions }) {
       return inBatches(pages, PDF_RANGE_PAGES, size, (batch) =>

@@ -1,5 +1,5 @@
 import { QuireError } from '../../../shared/errors';
-import { assemblePdf, type PdfPagesRead } from '../pdf/parsePdf';
+import { assemblePdf, repeatedPage, type PdfPagesRead } from '../pdf/parsePdf';
 import type { ChunkingOptions } from '../layout/chunker';
 import type { ParsedDocument } from '../types';
 import { inBatches, range } from './batches';
@@ -36,6 +36,10 @@ export interface PdfRangeJob {
   path: string;
   /** The page count the file was listed with; a file that no longer has it is read again. */
   pageCount: number;
+  /** Read no page past this one (the per-document page limit). */
+  maxPages?: number;
+  /** Pages known to repeat an earlier page (the same page object), each with it: not read again. */
+  repeats?: ReadonlyMap<number, number>;
   password?: string;
   ocr?: OcrSource;
   textOnly?: boolean;
@@ -57,8 +61,12 @@ export async function parsePdfInRanges(
   // The first range to fail stops the others: the file is failed whole, so their work would be lost.
   const failed = new AbortController();
   const stop = signal ? AbortSignal.any([signal, failed.signal]) : failed.signal;
-  const length = rangeLength(job.pageCount, lanes);
-  const parts = await inBatches(range(job.pageCount), length, lanes, async (pages) => {
+  const limit = job.maxPages ?? Infinity;
+  const toRead = Math.min(job.pageCount, limit);
+  const repeats = job.repeats ?? new Map<number, number>();
+  const own = range(toRead).filter((page) => !repeats.has(page));
+  const length = rangeLength(own.length, lanes);
+  const parts = await inBatches(own, length, lanes, async (pages) => {
     const first = pages[0]!;
     const last = pages[pages.length - 1]!;
     const read = await submit(
@@ -76,7 +84,8 @@ export async function parsePdfInRanges(
       failed.abort();
       throw inRange(error, first, last);
     });
-    if (read.pageCount !== job.pageCount) {
+    // Compared within the page limit: a file indexed to the limit is listed with that many pages.
+    if (Math.min(read.pageCount, limit) !== Math.min(job.pageCount, limit)) {
       failed.abort();
       throw new QuireError(
         'internal',
@@ -85,7 +94,15 @@ export async function parsePdfInRanges(
     }
     return [read];
   });
-  return assemblePdf(parts, job.chunking);
+  if (repeats.size === 0) return assemblePdf(parts, job.chunking);
+  // The repeats go back between the pages read, in page order, as the layout expects.
+  const pages = [
+    ...parts.flatMap((part) => part.pages),
+    ...[...repeats].map(([page, first]) => repeatedPage(page, first)),
+  ];
+  pages.sort((a, b) => a.page - b.page);
+  const { metadataTitle = null, pageCount = job.pageCount } = parts[0] ?? {};
+  return assemblePdf([{ pages, metadataTitle, pageCount }], job.chunking);
 }
 
 /** The range's error, saying which pages it was reading; cancels pass through as they are. */

@@ -28,6 +28,8 @@ export type DocumentJob =
       textOnly?: boolean;
       /** A PDF with more pages than this is not read: its page count comes back (a LongPdf). */
       rangesFrom?: number;
+      /** PDF: read no page past this one (the per-document page limit). */
+      maxPages?: number;
     }
   | {
       /** Some pages of a long PDF, read but not laid out (the pool lays out the whole file). */
@@ -79,4 +81,6 @@ export type JobResponse =
 /** The answer to a parse job with `rangesFrom` when the PDF is longer: the pool reads it in ranges. */
 export interface LongPdf {
   longPdfPages: number;
+  /** Pages up to the page limit that repeat an earlier page, each with it: the ranges skip them. */
+  repeats?: Array<[page: number, first: number]>;
 }

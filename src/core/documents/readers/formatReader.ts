@@ -14,6 +14,8 @@ export interface ReadOptions {
   ocr?: ReadonlyMap<number, OcrPageRecord>;
   /** PDF: judge each text layer by its text alone; PDFium's measure of the pages comes later. */
   textOnly?: boolean;
+  /** PDF: read no page past this one (the per-document page limit, see DocumentPoolOptions). */
+  maxPages?: number;
 }
 
 export interface DrawOptions {

@@ -27,6 +27,7 @@ const pdf: FormatReader = {
       ...withChunking(options),
       ...(options.ocr ? { ocr: options.ocr } : {}),
       ...(options.textOnly ? { textOnly: true } : {}),
+      ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
     }),
   countPages: (path, options) => countPdfPages(path, options.password),
   drawPages: async (path, options, store) =>

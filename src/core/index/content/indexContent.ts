@@ -54,6 +54,8 @@ export interface PageImageSlots {
   pagesWithoutImages(contentHash: string): Promise<number>;
   /** Content hashes with at least one page that has no image yet. */
   contentMissingImages(): Promise<string[]>;
+  /** Pages of this content that repeat an earlier page (PageTextSource.repeatOf), each with that page. */
+  repeatedPages(contentHash: string): Promise<Map<number, number>>;
   /**
    * Points pages of stored content at their images. Pages not in `images` keep what they had. Page
    * vectors of those pages are dropped, so they are embedded again with the image.
@@ -213,6 +215,22 @@ export class IndexContent implements ContentStore, PageImageSlots, ContentReleas
   async contentMissingImages(): Promise<string[]> {
     this.tables.assertOpen();
     return [...new Set(await columnValues(this.tables.pages, 'content_hash', 'image_full IS NULL'))].sort();
+  }
+
+  async repeatedPages(contentHash: string): Promise<Map<number, number>> {
+    assertContentHash(contentHash);
+    this.tables.assertOpen();
+    const rows = (await this.tables.pages
+      .query()
+      .where(`content_hash = ${sqlString(contentHash)} AND text_source LIKE '%"repeatOf"%'`)
+      .select(['page', 'text_source'])
+      .toArray()) as Array<{ page: number; text_source: string | null }>;
+    const repeats = new Map<number, number>();
+    for (const row of rows) {
+      const first = parseTextSource(row.text_source)?.repeatOf;
+      if (first !== undefined) repeats.set(Number(row.page), first);
+    }
+    return repeats;
   }
 
   setPageImages(contentHash: string, images: PageImageRef[]): Promise<void> {

@@ -12,6 +12,8 @@ const ENGINE_NAMES: Record<string, string> = {
 /** "Text recognised by OCR (Tesseract), 91% confidence" for the page viewer; null for ordinary pages. */
 export function describePageText(source: PageTextSource | null | undefined): string | null {
   if (!source) return null;
+  if (source.repeatOf !== undefined)
+    return `The file lists page ${source.repeatOf} again here: its text is searched on page ${source.repeatOf}.`;
   const ocr = source.ocr;
   if (source.method === 'ocr' && ocr?.transcribedBy) {
     // The confidence is OCR's, not the model's: say whose it is.
