@@ -18,7 +18,9 @@ import type { OcrEngine } from '../../src/core/documents/ocr/types';
 import { parsePdf } from '../../src/core/documents/pdf/parsePdf';
 import { looksGarbled } from '../../src/core/documents/pdf/textLayerCheck';
 import { readerFor, readsScans } from '../../src/core/documents/readers/formatReaders';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
+
+const noCorpus = withoutCorpus('OCR of corpus scans');
 
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -32,7 +34,7 @@ const hashOf = async (path: string) =>
     .digest('hex');
 
 describe('which pages get OCR', () => {
-  it('flags missing, invisible and partial text layers, and leaves born-digital pages alone', async () => {
+  it.skipIf(noCorpus)('flags missing, invisible and partial text layers, and leaves born-digital pages alone', async () => {
     const reasons = async (path: string) =>
       (await parsePdf(corpus(path))).pages.map((page) => (page.needsOcr ? page.ocrReason : null));
     expect(await reasons('docling/ocr__ocr_test.pdf')).toEqual(['missing']);
@@ -216,7 +218,7 @@ describe("Tesseract's TSV", () => {
   });
 });
 
-describe('reading scanned pages', () => {
+describe.skipIf(noCorpus)('reading scanned pages', () => {
   it('turns an upside-down page upright and maps its words back onto the page', async () => {
     const store = await tempDir();
     cleanups.push(store.cleanup);

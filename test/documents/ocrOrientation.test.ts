@@ -16,7 +16,9 @@ import type {
 } from '../../src/core/documents/ocr/types';
 import { PdfPageDrawer } from '../../src/core/documents/render/pdfPageDrawer';
 import type { RasterPage } from '../../src/core/documents/render/raster';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
+
+const noCorpus = withoutCorpus('OCR of corpus scans');
 
 /** A white page with dark bars where lines of text would be: `slope` pixels down per pixel across. */
 function barsPage(width: number, height: number, pitch: number, slope = 0): GreyImage {
@@ -135,7 +137,7 @@ describe('orientation, only as much as the page needs', () => {
   const tesseract = new TesseractEngine();
   afterAll(() => tesseract.dispose());
 
-  it('reads an upright page once after a few of its lines, without the orientation detector', async () => {
+  it.skipIf(noCorpus)('reads an upright page once after a few of its lines, without the orientation detector', async () => {
     const { engine, calls } = counting(tesseract);
     const record = await recognizePage(engine, await drawn('docling/ocr__ocr_test.pdf'), {
       languages: ['eng'],
@@ -152,7 +154,7 @@ describe('orientation, only as much as the page needs', () => {
     expect(text).toContain('Docling bundles PDF document conversion');
   }, 120_000);
 
-  it('turns pages on their side the right way from their lines, without the orientation detector', async () => {
+  it.skipIf(noCorpus)('turns pages on their side the right way from their lines, without the orientation detector', async () => {
     for (const [file, turn] of [
       ['docling/ocr__ocr_test_rotated_90.pdf', 90],
       ['docling/ocr__ocr_test_rotated_270.pdf', 270],
@@ -277,7 +279,7 @@ describe('pages drawn for OCR', () => {
     }
   }
 
-  it('are drawn once, at the resolution they are read at', async () => {
+  it.skipIf(noCorpus)('are drawn once, at the resolution they are read at', async () => {
     const { edges, drawings, outcome, text } = await readThrough('docling/ocr__ocr_test.pdf', 1);
     // A4 at 150 dpi, not at 300.
     expect(edges).toEqual([ocrLongEdge(595.2, 841.92, 150)]);
@@ -287,7 +289,7 @@ describe('pages drawn for OCR', () => {
     expect(text).toContain('Docling bundles PDF document conversion');
   }, 120_000);
 
-  it('are drawn again finer when their print is too small to read at that resolution', async () => {
+  it.skipIf(noCorpus)('are drawn again finer when their print is too small to read at that resolution', async () => {
     // Said to be half its size, linn.pdf's 10-point print is 5-point: its lines sit about 10 px apart
     // at 150 dpi, too close to read, so the page is drawn again at 300.
     const { edges, drawings, text } = await readThrough('ocrmypdf/linn.pdf', 0.5);

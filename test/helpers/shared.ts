@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,6 +9,34 @@ export const sharedDir = resolve(
 );
 export const corpusDir = join(sharedDir, 'corpus');
 export const hasCorpus = existsSync(join(corpusDir, 'MANIFEST.tsv'));
+
+/**
+ * Why the tests that read the corpus skip here, or null when they run: the corpus is there, or this is
+ * CI, which checks out ../shared, so a missing corpus must fail there rather than pass as skipped.
+ */
+export function corpusSkipReason(
+  env: NodeJS.ProcessEnv = process.env,
+  present: boolean = hasCorpus,
+): string | null {
+  if (present || env.CI === 'true') return null;
+  return `no test corpus at ${corpusDir}: set QUIRE_SHARED=DIR or put the shared folder at ../shared`;
+}
+
+/**
+ * True where the tests of `what` skip for want of the corpus, after printing one line that says what is
+ * skipped and how to run it (also appended to the file QUIRE_SKIP_LOG names, which `npm test` sums up):
+ *
+ *   describe.skipIf(withoutCorpus('PDFium on corpus PDFs'))('PdfiumDocument', () => { ... });
+ */
+export function withoutCorpus(what: string): boolean {
+  const reason = corpusSkipReason();
+  if (reason === null) return false;
+  const line = `Skipped ${what}: ${reason}.`;
+  console.log(line);
+  const log = process.env.QUIRE_SKIP_LOG;
+  if (log) appendFileSync(log, `${line}\n`);
+  return true;
+}
 
 export interface ManifestRow {
   source: string;
