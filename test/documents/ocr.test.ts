@@ -34,19 +34,22 @@ const hashOf = async (path: string) =>
     .digest('hex');
 
 describe('which pages get OCR', () => {
-  it.skipIf(noCorpus)('flags missing, invisible and partial text layers, and leaves born-digital pages alone', async () => {
-    const reasons = async (path: string) =>
-      (await parsePdf(corpus(path))).pages.map((page) => (page.needsOcr ? page.ocrReason : null));
-    expect(await reasons('docling/ocr__ocr_test.pdf')).toEqual(['missing']);
-    expect(await reasons('docling/pdf__invisible_text_layer.pdf')).toEqual(['invisible']);
-    expect(await reasons('unstructured/pdf-with-ocr-text.pdf')).toEqual(['invisible']);
-    // A scan whose first page has a small visible layer over the image; the rest carry an OCR layer.
-    const scan = await reasons('pdfjs/issue12963.pdf');
-    expect(scan[0]).toBe('partial');
-    expect(new Set(scan.slice(1))).toEqual(new Set(['invisible']));
-    expect(new Set(await reasons('pdfjs/tracemonkey.pdf'))).toEqual(new Set([null]));
-    expect(await reasons('pdfjs/rotation.pdf')).toEqual([null, null]);
-  });
+  it.skipIf(noCorpus)(
+    'flags missing, invisible and partial text layers, and leaves born-digital pages alone',
+    async () => {
+      const reasons = async (path: string) =>
+        (await parsePdf(corpus(path))).pages.map((page) => (page.needsOcr ? page.ocrReason : null));
+      expect(await reasons('docling/ocr__ocr_test.pdf')).toEqual(['missing']);
+      expect(await reasons('docling/pdf__invisible_text_layer.pdf')).toEqual(['invisible']);
+      expect(await reasons('unstructured/pdf-with-ocr-text.pdf')).toEqual(['invisible']);
+      // A scan whose first page has a small visible layer over the image; the rest carry an OCR layer.
+      const scan = await reasons('pdfjs/issue12963.pdf');
+      expect(scan[0]).toBe('partial');
+      expect(new Set(scan.slice(1))).toEqual(new Set(['invisible']));
+      expect(new Set(await reasons('pdfjs/tracemonkey.pdf'))).toEqual(new Set([null]));
+      expect(await reasons('pdfjs/rotation.pdf')).toEqual([null, null]);
+    },
+  );
 
   it('tells garbled text from ordinary prose', () => {
     const prose =

@@ -72,7 +72,8 @@ describe('Tesseract models from a folder (the OCR bench compares Debian\'s "fast
   });
 
   it.skipIf(
-    !existsSync(join(DEBIAN_MODELS, 'eng.traineddata')) || withoutCorpus('OCR of a corpus scan with a model folder'),
+    !existsSync(join(DEBIAN_MODELS, 'eng.traineddata')) ||
+      withoutCorpus('OCR of a corpus scan with a model folder'),
   )(
     "reads a page with the folder's uncompressed model",
     async () => {

@@ -27,11 +27,14 @@ describe('PDF outlines', () => {
     expect(outlineEntryFor(outline, ref('table', '3'))).toBeNull();
   });
 
-  it.skipIf(noCorpus)('leaves out bookmarks that open no page of the file, and gives nothing without an outline', async () => {
-    // Pages cut out of a longer report: its "Table 1." ... bookmarks still point at the original's pages.
-    expect(await readPdfOutline(join(corpusDir, 'icdar2013_camelot', 'us-017.pdf'))).toEqual([]);
-    expect(await readPdfOutline(join(corpusDir, 'pdfjs', 'calrgb.pdf'))).toEqual([]);
-  });
+  it.skipIf(noCorpus)(
+    'leaves out bookmarks that open no page of the file, and gives nothing without an outline',
+    async () => {
+      // Pages cut out of a longer report: its "Table 1." ... bookmarks still point at the original's pages.
+      expect(await readPdfOutline(join(corpusDir, 'icdar2013_camelot', 'us-017.pdf'))).toEqual([]);
+      expect(await readPdfOutline(join(corpusDir, 'pdfjs', 'calrgb.pdf'))).toEqual([]);
+    },
+  );
 
   it('takes tables by caption, notes and appendices by name or by their bare label', () => {
     const outline = [

@@ -64,6 +64,11 @@ export function readManifest(): ManifestRow[] {
   });
 }
 
+/** Removes the folders a test made, passing over those it never got to make (a setup that failed). */
+export async function removeFolders(...paths: Array<string | undefined>): Promise<void> {
+  await Promise.all(paths.map((path) => path && rm(path, { recursive: true, force: true })));
+}
+
 /** A fresh temp dir, removed by the returned cleanup. */
 export async function tempDir(
   prefix = 'quire-test-',

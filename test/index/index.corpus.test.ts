@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { parseDocument } from '../../src/core/documents/parseDocument';
 import { Index } from '../../src/core/index/openIndex';
-import { hasCorpus, sharedDir, tempDir, withoutCorpus } from '../helpers/shared';
+import { sharedDir, tempDir, withoutCorpus } from '../helpers/shared';
 import { documentRow, HashTextEmbedder } from './helpers';
 
 const noCorpus = withoutCorpus('the index on corpus PDFs');

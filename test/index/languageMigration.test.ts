@@ -8,7 +8,7 @@ import { migrate, MIGRATIONS } from '../../src/core/index/maintenance/migrations
 import { Index } from '../../src/core/index/openIndex';
 import { documentsSchema, pagesSchema, SCHEMA_VERSION } from '../../src/core/index/schema';
 import { PARAGRAPHS } from '../language/samples';
-import { corpusDir, hasCorpus, tempDir, withoutCorpus } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
 import { sha256 } from './helpers';
 
 const noCorpus = withoutCorpus('the language migration of a corpus PDF');

@@ -2,7 +2,7 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/core/createCore';
-import { corpusDir, hasCorpus, tempDir, withoutCorpus } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
 import { buildTinyPageEmbedder } from '../helpers/tinyPageEmbedder';
 
 const noCorpus = withoutCorpus('page vectors of a corpus PDF');

@@ -9,7 +9,7 @@ import {
   questionIsNotIn,
 } from '../../src/core/language/detectLanguage';
 import { languageName } from '../../src/shared/domain/language';
-import { corpusDir, hasCorpus, withoutCorpus } from '../helpers/shared';
+import { corpusDir, withoutCorpus } from '../helpers/shared';
 import { PARAGRAPHS, QUESTIONS, TOO_SHORT } from './samples';
 
 const noCorpus = withoutCorpus('the language of corpus documents');

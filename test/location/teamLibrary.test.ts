@@ -12,7 +12,7 @@ import { locationSettingFile, readLocationSetting } from '../../src/core/locatio
 import { ObjectStore } from '../../src/core/location/objectStore';
 import { openSharedLibrary } from '../../src/core/location/sharedLibrary';
 import { startObjectStore, type RunningObjectStore } from '../../scripts/objectStoreServer';
-import { corpusDir, hasCorpus, tempDir, withoutCorpus } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
 
 const noCorpus = withoutCorpus('the team library on corpus PDFs');
 

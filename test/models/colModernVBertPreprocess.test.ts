@@ -10,7 +10,7 @@ import {
   imageTokensText,
 } from '../../src/core/models/onnx/colModernVBertPrompts';
 import { preprocessImage } from '../../src/core/models/onnx/idefics3Images';
-import { corpusDir, hasCorpus, tempDir, withoutCorpus } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
 import { tinyPageEmbedderFiles } from '../helpers/tinyPageEmbedder';
 
 const noCorpus = withoutCorpus('ColModernVBERT preprocessing of corpus pages');

@@ -7,7 +7,7 @@ import { OnnxPageEmbedder } from '../../src/core/models/onnx/onnxPageEmbedder';
 import { readOnnxMetadata } from '../../src/core/models/onnx/onnxMetadata';
 import { EMBEDDED_FILES_KEY } from '../../src/core/models/onnx/pageEmbedderFiles';
 import { quireRejection } from '../helpers/rejection';
-import { corpusDir, hasCorpus, tempDir, withoutCorpus } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
 import { buildTinyPageEmbedder, TINY_PAGE_EMBEDDER } from '../helpers/tinyPageEmbedder';
 
 const noCorpus = withoutCorpus('the ONNX page embedder on a corpus page');
