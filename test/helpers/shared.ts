@@ -24,7 +24,8 @@ export function corpusSkipReason(
 
 /**
  * True where the tests of `what` skip for want of the corpus, after printing one line that says what is
- * skipped and how to run it (also appended to the file QUIRE_SKIP_LOG names, which `npm test` sums up):
+ * skipped and how to run it (also appended to the file QUIRE_SKIP_LOG names, which `npm test` sums up
+ * at its end):
  *
  *   describe.skipIf(withoutCorpus('PDFium on corpus PDFs'))('PdfiumDocument', () => { ... });
  */
@@ -34,7 +35,7 @@ export function withoutCorpus(what: string): boolean {
   const line = `Skipped ${what}: ${reason}.`;
   console.log(line);
   const log = process.env.QUIRE_SKIP_LOG;
-  if (log) appendFileSync(log, `${line}\n`);
+  if (log) appendFileSync(log, `${reason}\t${what}\n`);
   return true;
 }
 
