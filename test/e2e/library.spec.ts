@@ -11,10 +11,8 @@ let dataDir: string;
 let folder: string;
 
 test.beforeAll(async () => {
-  test.skip(withoutCorpus('the library end-to-end test on corpus PDFs'));
   dataDir = await mkdtemp(join(tmpdir(), 'quire-e2e-data-'));
   folder = await mkdtemp(join(tmpdir(), 'quire-e2e-library-'));
-  await cp(join(corpusDir, 'pdfjs'), folder, { recursive: true });
   serve = await startServe(dataDir);
 });
 
@@ -27,6 +25,8 @@ test.afterAll(async () => {
 });
 
 test('a folder added through the UI lists its PDFs live', async ({ page }) => {
+  test.skip(withoutCorpus('the library end-to-end test on corpus PDFs'));
+  await cp(join(corpusDir, 'pdfjs'), folder, { recursive: true });
   await page.goto(serve.url);
   await expect(page.getByTestId('library-empty')).toBeVisible();
   await page.getByTestId('folder-path-input').fill(join(folder, 'missing'));
