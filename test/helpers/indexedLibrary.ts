@@ -32,21 +32,26 @@ export async function indexedLibrary(): Promise<IndexedLibrary> {
     workers: 1,
     imageLongEdge: 800,
   });
-  await core.start();
-  await core.library.addFolder(folder);
-  do {
-    await core.library.whenIdle();
-    await core.ingestion.whenIdle();
-  } while (core.library.snapshot().scanning);
-  const document = core.library.snapshot().documents.find((d) => d.path.endsWith(survey.name));
-  if (document?.state !== 'indexed') throw new Error(`${survey.name} was not indexed: ${document?.state}`);
-  return {
-    core,
-    document,
-    outside,
-    async dispose() {
+  const dispose = async () => {
+    try {
       await core.dispose();
+    } finally {
       await dir.cleanup();
-    },
+    }
   };
+  try {
+    await core.start();
+    await core.library.addFolder(folder);
+    do {
+      await core.library.whenIdle();
+      await core.ingestion.whenIdle();
+    } while (core.library.snapshot().scanning);
+    const document = core.library.snapshot().documents.find((d) => d.path.endsWith(survey.name));
+    if (document?.state !== 'indexed') throw new Error(`${survey.name} was not indexed: ${document?.state}`);
+    return { core, document, outside, dispose };
+  } catch (error) {
+    // The caller never gets a dispose() to call: nothing may stay behind in the temp folder.
+    await dispose();
+    throw error;
+  }
 }

@@ -38,8 +38,11 @@ beforeEach(async () => {
   added = [];
 });
 afterEach(async () => {
-  await searx.close();
-  await dir.cleanup();
+  try {
+    await searx?.close();
+  } finally {
+    await dir?.cleanup();
+  }
 });
 
 function webService(): WebService {
