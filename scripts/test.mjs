@@ -6,16 +6,22 @@
  * total: `N passed, N failed, N skipped`.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
+// Tests that skip for want of the corpus append their one line here (test/helpers/shared.ts), to be
+// repeated at the end, where they are not lost in the stages' output.
+const skipLogDir = mkdtempSync(join(tmpdir(), 'quire-test-skips-'));
+const skipLog = join(skipLogDir, 'skipped.txt');
 
 function run(label, command, args) {
   console.log(`\n=== ${label}: ${command} ${args.join(' ')}`);
   const result = spawnSync(command, args, {
     stdio: 'inherit',
-    env: { ...process.env, LANCEDB_LOG: 'error' },
+    env: { ...process.env, LANCEDB_LOG: 'error', QUIRE_SKIP_LOG: skipLog },
     // npm and npx are .cmd scripts on Windows, which only a shell runs.
     shell: process.platform === 'win32',
   });
@@ -69,6 +75,22 @@ function noteNodeVersion() {
   }
 }
 
+/** One block per reason (`reason<TAB>what` lines), each skipped group named once. */
+function summarizeSkips() {
+  const lines = existsSync(skipLog) ? readFileSync(skipLog, 'utf8').trim().split('\n') : [];
+  rmSync(skipLogDir, { recursive: true, force: true });
+  const byReason = new Map();
+  for (const line of lines) {
+    const [reason, what] = line.split('\t');
+    if (!reason || !what) continue;
+    byReason.set(reason, new Set([...(byReason.get(reason) ?? []), what]));
+  }
+  for (const [reason, whats] of byReason) {
+    console.log(`Skipped (${reason}):`);
+    for (const what of whats) console.log(`  ${what}`);
+  }
+}
+
 noteNodeVersion();
 mkdirSync('test-results', { recursive: true });
 check('typecheck', 'npm', ['run', '-s', 'typecheck']);
@@ -114,6 +136,7 @@ if (existsSync('out/renderer/index.html')) {
 }
 
 console.log('');
+summarizeSkips();
 if (failures.length > 0) console.log(`Failed: ${failures.join(', ')}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(totals.failed > 0 ? 1 : 0);

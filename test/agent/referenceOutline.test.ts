@@ -5,14 +5,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument } from '../../src/core/documents/parseDocument';
 import { readPdfOutline, type OutlineEntry } from '../../src/core/documents/pdf/pdfOutline';
 import { QuireError } from '../../src/shared/errors';
-import { corpusDir } from '../helpers/shared';
+import { corpusDir, withoutCorpus } from '../helpers/shared';
 import type { FakePage } from './fakePorts';
 import { runScripted } from './harness';
+
+const noCorpus = withoutCorpus('reference following on a corpus PDF outline');
 
 /** Springer's llncs guide: its outline names "3 How to Code the Header of Your Paper" on page 2. */
 const GUIDE = join(corpusDir, 'docling', 'latex__2305.03393__llncsdoc.pdf');
 
-describe('reference following through the PDF outline', () => {
+describe.skipIf(noCorpus)('reference following through the PDF outline', () => {
   let pages: FakePage[];
   let outline: OutlineEntry[];
 

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ProgressPrinter } from '../../src/core/cli/progressPrinter';
 import type { IndexProgress } from '../../src/shared/domain/library';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { writeSamplePdfs } from '../helpers/samplePdfs';
+import { tempDir } from '../helpers/shared';
 
 const cli = join(import.meta.dirname, '..', '..', 'packages', 'cli', 'quire.mjs');
 
@@ -57,8 +57,7 @@ describe('indexing progress on stderr', () => {
     const data = await tempDir();
     const folder = await tempDir();
     try {
-      await copyFile(join(corpusDir, 'pdfjs', 'tracemonkey.pdf'), join(folder.path, 'tracemonkey.pdf'));
-      await copyFile(join(corpusDir, 'docling', 'pdf__normal_4pages.pdf'), join(folder.path, 'four.pdf'));
+      await writeSamplePdfs(folder.path);
       const child = spawn(process.execPath, [cli, 'index', folder.path, '--data-dir', data.path], {
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, LANCEDB_LOG: 'error' },
@@ -74,7 +73,7 @@ describe('indexing progress on stderr', () => {
       const lines = stderr.split('\n').filter((l) => l.startsWith('indexing: '));
       expect(lines.length).toBeGreaterThanOrEqual(1);
       for (const l of lines) expect(l).toMatch(/^indexing: \d+\/\d+ files · text \d+\/\d+ pages/);
-      expect(lines.at(-1)).toMatch(/^indexing: 2\/2 files · text 18\/18 pages/);
+      expect(lines.at(-1)).toMatch(/^indexing: 3\/3 files · text 6\/6 pages/);
     } finally {
       await data.cleanup();
       await folder.cleanup();

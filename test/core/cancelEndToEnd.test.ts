@@ -15,14 +15,15 @@
  * by ingestion, page images come from the store): the pool's own cancel is in
  * test/agent/cancelLayers.test.ts.
  */
-import { copyFile, mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/core/createCore';
 import type { AgentEvent } from '../../src/shared/domain/agent';
 import type { CallOutput } from '../../src/shared/ipc/contract';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { samplePdfBytes, samplePdfs } from '../helpers/samplePdfs';
+import { tempDir } from '../helpers/shared';
 import {
   startOllamaStandIn,
   type OllamaStandIn,
@@ -109,7 +110,7 @@ beforeAll(async () => {
   ]);
   const folder = join(dir.path, 'papers');
   await mkdir(folder);
-  await copyFile(join(corpusDir, 'pdfjs', 'tracemonkey.pdf'), join(folder, 'tracemonkey.pdf'));
+  await writeFile(join(folder, 'survey.pdf'), samplePdfBytes(samplePdfs[0]!.pages));
   core = createCore({
     dataDir: join(dir.path, 'data'),
     detectServers: false,

@@ -4,14 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/core/createCore';
 import type { Collection, DocumentsResult } from '../../src/shared/domain/scope';
 import type { ChunkSearchResult } from '../../src/shared/domain/search';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
+
+const noCorpus = withoutCorpus('scope and collections on corpus PDFs');
 
 /*
  * Scope and collections through the one door (the dispatcher), on a real core that indexed real PDFs:
  * scoped searches stay inside, every matching document is listed, collections live in the index and
  * take only library paths, and a vanished file is named instead of searched as nothing.
  */
-describe('Scope and collections through the contract', () => {
+describe.skipIf(noCorpus)('Scope and collections through the contract', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let core: Core;
   let papers: string;

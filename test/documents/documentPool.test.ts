@@ -3,12 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { createDocumentPool } from '../../src/core/documents/pool/documentPool';
 import { QuireError } from '../../src/shared/errors';
 import { PageImageStore } from '../../src/core/documents/render/pageImageStore';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
+
+const noCorpus = withoutCorpus('the document pool on corpus PDFs');
 
 const longPdf = join(corpusDir, 'financebench', '3M_2022_10K.pdf');
 const shortPdf = join(corpusDir, 'pdfjs', 'tracemonkey.pdf');
 
-describe('document pool', () => {
+describe.skipIf(noCorpus)('document pool', () => {
   it('stops a job that overruns its time limit and keeps serving jobs with a fresh worker', async () => {
     const pool = createDocumentPool({ size: 1, jobTimeoutMs: 50_000 });
     try {

@@ -10,7 +10,9 @@ import { readerFor } from '../../src/core/documents/readers/formatReaders';
 import type { DocumentInfo } from '../../src/shared/domain/library';
 import type { PageText } from '../../src/shared/domain/pages';
 import type { PageImage } from '../../src/shared/domain/search';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
+
+const noCorpus = withoutCorpus('laid-out pages of the corpus office files');
 
 const office = join(corpusDir, 'office');
 const cleanups: Array<() => Promise<void>> = [];
@@ -37,7 +39,7 @@ async function inkIn(
   return total === 0 ? 0 : dark / total;
 }
 
-describe('pages Quire lays out', () => {
+describe.skipIf(noCorpus)('pages Quire lays out', () => {
   it('are drawn so a chunk’s boxes cover its words on the image', async () => {
     const dir = await tempDir();
     cleanups.push(dir.cleanup);

@@ -2,8 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parsePdf } from '../../src/core/documents/pdf/parsePdf';
-import { sharedDir } from '../helpers/shared';
+import { sharedDir, withoutCorpus } from '../helpers/shared';
 import { coverage, distinctWords, pdftotextPage, requirePdftotext } from './helpers';
+
+const noCorpus = withoutCorpus('PDF text of the QA set gold pages');
 
 interface QaRow {
   source: string;
@@ -41,7 +43,7 @@ function sampleGoldPages(count: number): Array<{ source: string; path: string; p
   return sample;
 }
 
-describe('PDF text of gold evidence pages', () => {
+describe.skipIf(noCorpus)('PDF text of gold evidence pages', () => {
   beforeAll(() => requirePdftotext());
 
   it('the chunks of each gold page hold at least 80% of the distinct words pdftotext finds there', async () => {

@@ -1,8 +1,8 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadPdfJs } from '../../src/core/documents/pdf/loadPdfJs';
 import { parsePdf } from '../../src/core/documents/pdf/parsePdf';
-import { corpusDir } from '../helpers/shared';
+import { writeSamplePdfs } from '../helpers/samplePdfs';
+import { tempDir } from '../helpers/shared';
 
 // Taken before pdfjs loads (it is imported on first use). core-js dresses its replacements up as
 // native in their source text, so only identity tells them apart.
@@ -18,7 +18,13 @@ describe('loading pdfjs', () => {
     expect(
       (globalThis as { pdfjsWorker?: { WorkerMessageHandler?: unknown } }).pdfjsWorker?.WorkerMessageHandler,
     ).toBeDefined();
-    const parsed = await parsePdf(join(corpusDir, 'pdfjs', 'tracemonkey.pdf'), { pages: [1] });
-    expect(parsed.pages[0]!.text).toContain('Trace-based Just-in-Time Type Specialization');
+    const folder = await tempDir('quire-pdfjs-');
+    try {
+      const [survey] = await writeSamplePdfs(folder.path);
+      const parsed = await parsePdf(survey!, { pages: [1] });
+      expect(parsed.pages[0]!.text).toContain('Field survey of the northern orchard');
+    } finally {
+      await folder.cleanup();
+    }
   });
 });

@@ -18,7 +18,9 @@ import type { OcrEngine } from '../../src/core/documents/ocr/types';
 import { parsePdf } from '../../src/core/documents/pdf/parsePdf';
 import { looksGarbled } from '../../src/core/documents/pdf/textLayerCheck';
 import { readerFor, readsScans } from '../../src/core/documents/readers/formatReaders';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
+
+const noCorpus = withoutCorpus('OCR of corpus scans');
 
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -32,19 +34,22 @@ const hashOf = async (path: string) =>
     .digest('hex');
 
 describe('which pages get OCR', () => {
-  it('flags missing, invisible and partial text layers, and leaves born-digital pages alone', async () => {
-    const reasons = async (path: string) =>
-      (await parsePdf(corpus(path))).pages.map((page) => (page.needsOcr ? page.ocrReason : null));
-    expect(await reasons('docling/ocr__ocr_test.pdf')).toEqual(['missing']);
-    expect(await reasons('docling/pdf__invisible_text_layer.pdf')).toEqual(['invisible']);
-    expect(await reasons('unstructured/pdf-with-ocr-text.pdf')).toEqual(['invisible']);
-    // A scan whose first page has a small visible layer over the image; the rest carry an OCR layer.
-    const scan = await reasons('pdfjs/issue12963.pdf');
-    expect(scan[0]).toBe('partial');
-    expect(new Set(scan.slice(1))).toEqual(new Set(['invisible']));
-    expect(new Set(await reasons('pdfjs/tracemonkey.pdf'))).toEqual(new Set([null]));
-    expect(await reasons('pdfjs/rotation.pdf')).toEqual([null, null]);
-  });
+  it.skipIf(noCorpus)(
+    'flags missing, invisible and partial text layers, and leaves born-digital pages alone',
+    async () => {
+      const reasons = async (path: string) =>
+        (await parsePdf(corpus(path))).pages.map((page) => (page.needsOcr ? page.ocrReason : null));
+      expect(await reasons('docling/ocr__ocr_test.pdf')).toEqual(['missing']);
+      expect(await reasons('docling/pdf__invisible_text_layer.pdf')).toEqual(['invisible']);
+      expect(await reasons('unstructured/pdf-with-ocr-text.pdf')).toEqual(['invisible']);
+      // A scan whose first page has a small visible layer over the image; the rest carry an OCR layer.
+      const scan = await reasons('pdfjs/issue12963.pdf');
+      expect(scan[0]).toBe('partial');
+      expect(new Set(scan.slice(1))).toEqual(new Set(['invisible']));
+      expect(new Set(await reasons('pdfjs/tracemonkey.pdf'))).toEqual(new Set([null]));
+      expect(await reasons('pdfjs/rotation.pdf')).toEqual([null, null]);
+    },
+  );
 
   it('tells garbled text from ordinary prose', () => {
     const prose =
@@ -216,7 +221,7 @@ describe("Tesseract's TSV", () => {
   });
 });
 
-describe('reading scanned pages', () => {
+describe.skipIf(noCorpus)('reading scanned pages', () => {
   it('turns an upside-down page upright and maps its words back onto the page', async () => {
     const store = await tempDir();
     cleanups.push(store.cleanup);

@@ -9,7 +9,7 @@ import { failedRecord, recognizePage } from '../../src/core/documents/ocr/recogn
 import { ocrKeyOf } from '../../src/core/documents/ocr/recognizePdfPages';
 import { TesseractEngine } from '../../src/core/documents/ocr/tesseractEngine';
 import { PdfPageDrawer } from '../../src/core/documents/render/pdfPageDrawer';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
 
 // Debian's tesseract-ocr-eng (installed by .ci/run for the OCR bench's CLI baseline).
 const DEBIAN_MODELS = '/usr/share/tesseract-ocr/5/tessdata';
@@ -71,7 +71,10 @@ describe('Tesseract models from a folder (the OCR bench compares Debian\'s "fast
     }
   });
 
-  it.skipIf(!existsSync(join(DEBIAN_MODELS, 'eng.traineddata')))(
+  it.skipIf(
+    !existsSync(join(DEBIAN_MODELS, 'eng.traineddata')) ||
+      withoutCorpus('OCR of a corpus scan with a model folder'),
+  )(
     "reads a page with the folder's uncompressed model",
     async () => {
       const drawer = await PdfPageDrawer.open(join(corpusDir, 'docling/ocr__ocr_test.pdf'), undefined);

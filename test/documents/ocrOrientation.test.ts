@@ -16,7 +16,9 @@ import type {
 } from '../../src/core/documents/ocr/types';
 import { PdfPageDrawer } from '../../src/core/documents/render/pdfPageDrawer';
 import type { RasterPage } from '../../src/core/documents/render/raster';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
+
+const noCorpus = withoutCorpus('OCR of corpus scans');
 
 /** A white page with dark bars where lines of text would be: `slope` pixels down per pixel across. */
 function barsPage(width: number, height: number, pitch: number, slope = 0): GreyImage {
@@ -135,37 +137,45 @@ describe('orientation, only as much as the page needs', () => {
   const tesseract = new TesseractEngine();
   afterAll(() => tesseract.dispose());
 
-  it('reads an upright page once after a few of its lines, without the orientation detector', async () => {
-    const { engine, calls } = counting(tesseract);
-    const record = await recognizePage(engine, await drawn('docling/ocr__ocr_test.pdf'), {
-      languages: ['eng'],
-      dpi: 300,
-    });
-    expect(record.turn).toBe(0);
-    expect(record.turnGuessed).toBeUndefined();
-    expect(calls.detect).toBe(0);
-    // One probe of a few lines, then the page, read at about 150 dpi (the page was drawn at 300).
-    expect(calls.recognize).toHaveLength(2);
-    expect(calls.recognize[0]!.height).toBeLessThan(calls.recognize[1]!.height / 4);
-    expect(calls.recognize[1]!.width).toBeLessThan(1300);
-    const text = record.lines.map((line) => line.map((word) => word[0]).join(' ')).join(' ');
-    expect(text).toContain('Docling bundles PDF document conversion');
-  }, 120_000);
-
-  it('turns pages on their side the right way from their lines, without the orientation detector', async () => {
-    for (const [file, turn] of [
-      ['docling/ocr__ocr_test_rotated_90.pdf', 90],
-      ['docling/ocr__ocr_test_rotated_270.pdf', 270],
-    ] as const) {
+  it.skipIf(noCorpus)(
+    'reads an upright page once after a few of its lines, without the orientation detector',
+    async () => {
       const { engine, calls } = counting(tesseract);
-      const record = await recognizePage(engine, await drawn(file), { languages: ['eng'], dpi: 300 });
-      expect(record.turn, file).toBe(turn);
-      expect(record.turnGuessed, file).toBeUndefined();
-      expect(calls.detect, file).toBe(0);
+      const record = await recognizePage(engine, await drawn('docling/ocr__ocr_test.pdf'), {
+        languages: ['eng'],
+        dpi: 300,
+      });
+      expect(record.turn).toBe(0);
+      expect(record.turnGuessed).toBeUndefined();
+      expect(calls.detect).toBe(0);
+      // One probe of a few lines, then the page, read at about 150 dpi (the page was drawn at 300).
+      expect(calls.recognize).toHaveLength(2);
+      expect(calls.recognize[0]!.height).toBeLessThan(calls.recognize[1]!.height / 4);
+      expect(calls.recognize[1]!.width).toBeLessThan(1300);
       const text = record.lines.map((line) => line.map((word) => word[0]).join(' ')).join(' ');
-      expect(text, file).toContain('Docling bundles PDF document conversion');
-    }
-  }, 180_000);
+      expect(text).toContain('Docling bundles PDF document conversion');
+    },
+    120_000,
+  );
+
+  it.skipIf(noCorpus)(
+    'turns pages on their side the right way from their lines, without the orientation detector',
+    async () => {
+      for (const [file, turn] of [
+        ['docling/ocr__ocr_test_rotated_90.pdf', 90],
+        ['docling/ocr__ocr_test_rotated_270.pdf', 270],
+      ] as const) {
+        const { engine, calls } = counting(tesseract);
+        const record = await recognizePage(engine, await drawn(file), { languages: ['eng'], dpi: 300 });
+        expect(record.turn, file).toBe(turn);
+        expect(record.turnGuessed, file).toBeUndefined();
+        expect(calls.detect, file).toBe(0);
+        const text = record.lines.map((line) => line.map((word) => word[0]).join(' ')).join(' ');
+        expect(text, file).toContain('Docling bundles PDF document conversion');
+      }
+    },
+    180_000,
+  );
 
   it('asks the detector when the lines read alike both ways, and says the turn is a guess when it cannot tell', async () => {
     let detectorAsked = 0;
@@ -277,22 +287,30 @@ describe('pages drawn for OCR', () => {
     }
   }
 
-  it('are drawn once, at the resolution they are read at', async () => {
-    const { edges, drawings, outcome, text } = await readThrough('docling/ocr__ocr_test.pdf', 1);
-    // A4 at 150 dpi, not at 300.
-    expect(edges).toEqual([ocrLongEdge(595.2, 841.92, 150)]);
-    expect(outcome).toMatchObject({ problem: null });
-    // Freed once read, not left for the collector.
-    expect(drawings.map((drawing) => drawing.pixels.length)).toEqual([0]);
-    expect(text).toContain('Docling bundles PDF document conversion');
-  }, 120_000);
+  it.skipIf(noCorpus)(
+    'are drawn once, at the resolution they are read at',
+    async () => {
+      const { edges, drawings, outcome, text } = await readThrough('docling/ocr__ocr_test.pdf', 1);
+      // A4 at 150 dpi, not at 300.
+      expect(edges).toEqual([ocrLongEdge(595.2, 841.92, 150)]);
+      expect(outcome).toMatchObject({ problem: null });
+      // Freed once read, not left for the collector.
+      expect(drawings.map((drawing) => drawing.pixels.length)).toEqual([0]);
+      expect(text).toContain('Docling bundles PDF document conversion');
+    },
+    120_000,
+  );
 
-  it('are drawn again finer when their print is too small to read at that resolution', async () => {
-    // Said to be half its size, linn.pdf's 10-point print is 5-point: its lines sit about 10 px apart
-    // at 150 dpi, too close to read, so the page is drawn again at 300.
-    const { edges, drawings, text } = await readThrough('ocrmypdf/linn.pdf', 0.5);
-    expect(edges).toEqual([ocrLongEdge(306, 396, 150), ocrLongEdge(306, 396, 300)]);
-    expect(text).toContain('LinnSequencer');
-    expect(drawings.map((drawing) => drawing.pixels.length)).toEqual([0, 0]);
-  }, 180_000);
+  it.skipIf(noCorpus)(
+    'are drawn again finer when their print is too small to read at that resolution',
+    async () => {
+      // Said to be half its size, linn.pdf's 10-point print is 5-point: its lines sit about 10 px apart
+      // at 150 dpi, too close to read, so the page is drawn again at 300.
+      const { edges, drawings, text } = await readThrough('ocrmypdf/linn.pdf', 0.5);
+      expect(edges).toEqual([ocrLongEdge(306, 396, 150), ocrLongEdge(306, 396, 300)]);
+      expect(text).toContain('LinnSequencer');
+      expect(drawings.map((drawing) => drawing.pixels.length)).toEqual([0, 0]);
+    },
+    180_000,
+  );
 });

@@ -6,7 +6,9 @@ import { createDocumentPool } from '../../src/core/documents/pool/documentPool';
 import { PageImageStore } from '../../src/core/documents/render/pageImageStore';
 import { THUMBNAIL_LONG_EDGE } from '../../src/core/documents/render/raster';
 import { renderPdfPages } from '../../src/core/documents/render/renderPdfPages';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
+
+const noCorpus = withoutCorpus('page images of corpus PDFs');
 
 const pool = createDocumentPool({ size: 2, jobTimeoutMs: 45_000 });
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -27,7 +29,7 @@ async function webpSize(path: string) {
   return { format: meta.format, width: meta.width, height: meta.height };
 }
 
-describe('page images', () => {
+describe.skipIf(noCorpus)('page images', () => {
   it('renders WebP pages with the requested long edge and a 256 px thumbnail', async () => {
     const path = join(corpusDir, 'pdfjs', 'tracemonkey.pdf');
     const refs = await pool.render(path, { contentHash: hashA, pages: [1, 2] }, store);

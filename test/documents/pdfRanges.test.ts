@@ -5,7 +5,9 @@ import { parsePdf } from '../../src/core/documents/pdf/parsePdf';
 import { createDocumentPool } from '../../src/core/documents/pool/documentPool';
 import { PDF_RANGE_PAGES } from '../../src/core/documents/pool/pdfRanges';
 import { QuireError } from '../../src/shared/errors';
-import { corpusDir } from '../helpers/shared';
+import { corpusDir, withoutCorpus } from '../helpers/shared';
+
+const noCorpus = withoutCorpus('long corpus PDFs read in page ranges');
 
 // 99 pages: three ranges, the last one short.
 const longPdf = join(corpusDir, 'financebench', 'ADOBE_2022_10K.pdf');
@@ -19,7 +21,7 @@ function failureOf(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
-describe('a long PDF read in page ranges over the workers', () => {
+describe.skipIf(noCorpus)('a long PDF read in page ranges over the workers', () => {
   it('gives the same pages, chunks and title as one worker reading it whole', async () => {
     expect(longPages).toBeGreaterThan(2 * PDF_RANGE_PAGES);
     // What a single worker runs for the whole file.

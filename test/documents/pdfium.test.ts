@@ -10,7 +10,9 @@ import { drawPageWithPdfjs } from '../../src/core/documents/render/pdfjsRaster';
 import type { RasterPage } from '../../src/core/documents/render/raster';
 import { renderPdfPages } from '../../src/core/documents/render/renderPdfPages';
 import { quireRejection } from '../helpers/rejection';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
+
+const noCorpus = withoutCorpus('PDFium drawing of corpus PDFs');
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let store: PageImageStore;
@@ -36,7 +38,7 @@ async function drawWithPdfjs(path: string, pageNumber: number, longEdge = 1600) 
   }
 }
 
-describe('drawing pages with PDFium', () => {
+describe.skipIf(noCorpus)('drawing pages with PDFium', () => {
   it('reads the same page sizes as pdfjs, rotated pages included', async () => {
     const folder = join(corpusDir, 'pdfjs');
     const files = readdirSync(folder).filter((name) => name.endsWith('.pdf'));

@@ -5,8 +5,10 @@ import { openPdf } from '../../src/core/documents/pdf/openPdf';
 import { parsePdf } from '../../src/core/documents/pdf/parsePdf';
 import { openPdfPageReader } from '../../src/core/documents/pdf/pdfPageReaders';
 import { readPageRuns } from '../../src/core/documents/pdf/textRuns';
-import { corpusDir } from '../helpers/shared';
+import { corpusDir, withoutCorpus } from '../helpers/shared';
 import { coverage, distinctWords, pdftotextPage, requirePdftotext } from './helpers';
+
+const noCorpus = withoutCorpus('PDFium text of corpus PDFs');
 
 const paper = join(corpusDir, 'pdfjs', 'tracemonkey.pdf');
 
@@ -28,7 +30,7 @@ async function pdfiumRead(path: string, page: number) {
   }
 }
 
-describe('text read with PDFium', () => {
+describe.skipIf(noCorpus)('text read with PDFium', () => {
   beforeAll(() => requirePdftotext());
 
   it('finds the words pdftotext finds on every page of a paper, and says PDFium read them', async () => {

@@ -2,12 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parsePdf } from '../../src/core/documents/pdf/parsePdf';
-import { corpusDir, sharedDir } from '../helpers/shared';
+import { corpusDir, sharedDir, withoutCorpus } from '../helpers/shared';
 import { coverage, distinctWords, pdftotextPage, requirePdftotext } from './helpers';
+
+const noCorpus = withoutCorpus('right-to-left and CJK corpus PDFs');
 
 const arabicLetters = /[\u0621-\u064A]/g;
 
-describe('right-to-left and CJK text', () => {
+describe.skipIf(noCorpus)('right-to-left and CJK text', () => {
   beforeAll(() => requirePdftotext());
 
   it.each(['pdf__right_to_left_01', 'pdf__right_to_left_02', 'pdf__right_to_left_03'])(

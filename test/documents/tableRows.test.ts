@@ -3,8 +3,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parsePdf } from '../../src/core/documents/pdf/parsePdf';
-import { corpusDir, sharedDir } from '../helpers/shared';
+import { corpusDir, sharedDir, withoutCorpus } from '../helpers/shared';
 import { distinctWords, requirePdftotext } from './helpers';
+
+const noCorpus = withoutCorpus('table rows of the ICDAR 2013 corpus PDFs');
 
 interface TableRegion {
   doc: string;
@@ -69,7 +71,7 @@ function regionRows(region: TableRegion, height: number, words: readonly Word[])
   return rows.map((row) => row.words);
 }
 
-describe('table rows in chunks (ICDAR 2013 tables)', () => {
+describe.skipIf(noCorpus)('table rows in chunks (ICDAR 2013 tables)', () => {
   beforeAll(() => requirePdftotext());
 
   it('keeps every table row whole inside one chunk', async () => {

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
 import { startScriptedApp, type ScriptedApp } from './scriptedApp';
 import type { ServeProcess } from './serveProcess';
+import { withoutCorpus } from '../helpers/shared';
 
 /*
  * The main flow walked with the keyboard alone, then axe-core (the real engine, injected into the page)
@@ -23,6 +24,7 @@ let app: ScriptedApp | undefined;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
+  test.skip(withoutCorpus('the accessibility end-to-end test on corpus PDFs'));
   app = await startScriptedApp({
     name: 'a11y',
     decisions,

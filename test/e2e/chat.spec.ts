@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import type { OpenAIStandIn } from '../standins/openaiStandIn';
 import { startScriptedApp, type ScriptedApp } from './scriptedApp';
 import type { ServeProcess } from './serveProcess';
+import { withoutCorpus } from '../helpers/shared';
 
 /**
  * The model is a stand-in OpenAI-compatible server (SSE streaming, JSON-schema requests) that plays a
@@ -20,6 +21,7 @@ let folder: string;
 let app: ScriptedApp | undefined;
 
 test.beforeAll(async () => {
+  test.skip(withoutCorpus('the chat end-to-end test on corpus PDFs'));
   app = await startScriptedApp({
     name: 'chat',
     decisions,

@@ -1,8 +1,8 @@
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { corpusDir } from '../helpers/shared';
+import { corpusDir, removeFolders, withoutCorpus } from '../helpers/shared';
 import { buildTinyPageEmbedder, tinyPageEmbedderFiles } from '../helpers/tinyPageEmbedder';
 import { startModelHostStandIn, type ModelHostStandIn } from '../standins/modelHostStandIn';
 import { startOllamaStandIn, type OllamaStandIn } from '../standins/ollamaStandIn';
@@ -32,6 +32,7 @@ let dataDir: string;
 let folder: string;
 
 test.beforeAll(async () => {
+  test.skip(withoutCorpus('the first-run end-to-end test on a corpus PDF'));
   const reply = scriptedReplies(decisions, answer);
   ollama = await startOllamaStandIn([], {
     delayBetweenPiecesMs: 10,
@@ -91,11 +92,13 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  await serve?.stop();
-  await ollama?.close();
-  await host?.close();
-  await rm(dataDir, { recursive: true, force: true });
-  await rm(folder, { recursive: true, force: true });
+  try {
+    await serve?.stop();
+    await ollama?.close();
+    await host?.close();
+  } finally {
+    await removeFolders(dataDir, folder);
+  }
 });
 
 test('first start: setup proposes a set, fetches it, and a question gets a verified answer with its source', async ({

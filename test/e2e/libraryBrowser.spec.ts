@@ -1,8 +1,8 @@
-import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { corpusDir } from '../helpers/shared';
+import { corpusDir, removeFolders, withoutCorpus } from '../helpers/shared';
 import { startServe, type ServeProcess } from './serveProcess';
 
 let serve: ServeProcess;
@@ -10,6 +10,7 @@ let dataDir: string;
 let folder: string;
 
 test.beforeAll(async () => {
+  test.skip(withoutCorpus('the library browser end-to-end test on corpus PDFs'));
   dataDir = await mkdtemp(join(tmpdir(), 'quire-e2e-data-'));
   folder = await mkdtemp(join(tmpdir(), 'quire-e2e-browser-'));
   await mkdir(join(folder, 'reports'));
@@ -20,9 +21,11 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  await serve?.stop();
-  await rm(dataDir, { recursive: true, force: true });
-  await rm(folder, { recursive: true, force: true });
+  try {
+    await serve?.stop();
+  } finally {
+    await removeFolders(dataDir, folder);
+  }
 });
 
 test('the library: open, filter, sort, reasons, retry, counts, and remove with confirmation and undo', async ({

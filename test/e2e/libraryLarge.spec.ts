@@ -1,8 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startServe, type ServeProcess } from './serveProcess';
+import { removeFolders } from '../helpers/shared';
 
 const FILES = 600;
 
@@ -21,9 +22,11 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  await serve?.stop();
-  await rm(dataDir, { recursive: true, force: true });
-  await rm(folder, { recursive: true, force: true });
+  try {
+    await serve?.stop();
+  } finally {
+    await removeFolders(dataDir, folder);
+  }
 });
 
 test('a folder of hundreds of files: only the rows in view are drawn, and every row can be reached', async ({

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { startScriptedApp, type ScriptedApp } from './scriptedApp';
 import type { ServeProcess } from './serveProcess';
+import { withoutCorpus } from '../helpers/shared';
 
 /**
  * A scanned page, read by the real OCR engine inside the real `quire serve`: the library says how it
@@ -20,6 +21,7 @@ let folder: string;
 let app: ScriptedApp | undefined;
 
 test.beforeAll(async () => {
+  test.skip(withoutCorpus('the OCR end-to-end test on a corpus scan'));
   app = await startScriptedApp({
     name: 'ocr',
     decisions,

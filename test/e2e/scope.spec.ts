@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { startScriptedApp, type ScriptedApp } from './scriptedApp';
 import type { ServeProcess } from './serveProcess';
+import { withoutCorpus } from '../helpers/shared';
 
 /**
  * Asking within the library in the real app: "Ask about this" scopes the next question to one
@@ -21,6 +22,7 @@ let folder: string;
 let app: ScriptedApp | undefined;
 
 test.beforeAll(async () => {
+  test.skip(withoutCorpus('the scope end-to-end test on corpus PDFs'));
   app = await startScriptedApp({
     name: 'scope',
     decisions,

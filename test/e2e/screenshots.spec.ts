@@ -5,11 +5,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { expect, test } from '@playwright/test';
+import { withoutCorpus } from '../helpers/shared';
 
 const root = join(import.meta.dirname, '..', '..');
 
 /** The screenshots script end to end: real app, real core, Chromium; pictures of every view it names. */
 test('npm run screenshots writes a picture of each view', async () => {
+  test.skip(withoutCorpus('the screenshots script on corpus files'));
   test.setTimeout(420_000);
   const out = await mkdtemp(join(tmpdir(), 'quire-screenshots-test-'));
   try {

@@ -1,7 +1,7 @@
-import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { corpusDir } from '../helpers/shared';
+import { corpusDir, removeFolders } from '../helpers/shared';
 import type { StreamBehaviour } from '../standins/httpStandIn';
 import type { OpenAIStandIn } from '../standins/openaiStandIn';
 import { startScriptedAgent, type ScriptedDecision } from '../standins/scriptedAgent';
@@ -29,23 +29,29 @@ export interface ScriptedAppOptions {
 /** Starts the scripted OpenAI-compatible stand-in, copies the corpus files in, and serves the app against it. */
 export async function startScriptedApp(options: ScriptedAppOptions): Promise<ScriptedApp> {
   const standIn = await startScriptedAgent(options.decisions, options.answer, options.behaviour);
-  const dataDir = await mkdtemp(join(tmpdir(), `quire-e2e-${options.name}-data-`));
-  const folder = await mkdtemp(join(tmpdir(), `quire-e2e-${options.name}-library-`));
-  for (const [target, source] of Object.entries(options.files)) {
-    await mkdir(dirname(join(folder, target)), { recursive: true });
-    await copyFile(join(corpusDir, source), join(folder, target));
-  }
-  const serve = await startServe(dataDir, ['--server', standIn.baseUrl]);
-  return {
-    serve,
-    standIn,
-    dataDir,
-    folder,
-    async dispose() {
-      await serve.stop();
+  let dataDir: string | undefined;
+  let folder: string | undefined;
+  let serve: ServeProcess | undefined;
+  // Whatever was started before a step fails is stopped and removed: the spec never gets to dispose it.
+  const stopAll = async () => {
+    try {
+      await serve?.stop();
       await standIn.close();
-      await rm(dataDir, { recursive: true, force: true });
-      await rm(folder, { recursive: true, force: true });
-    },
+    } finally {
+      await removeFolders(dataDir, folder);
+    }
   };
+  try {
+    dataDir = await mkdtemp(join(tmpdir(), `quire-e2e-${options.name}-data-`));
+    folder = await mkdtemp(join(tmpdir(), `quire-e2e-${options.name}-library-`));
+    for (const [target, source] of Object.entries(options.files)) {
+      await mkdir(dirname(join(folder, target)), { recursive: true });
+      await copyFile(join(corpusDir, source), join(folder, target));
+    }
+    serve = await startServe(dataDir, ['--server', standIn.baseUrl]);
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+  return { serve, standIn, dataDir, folder, dispose: stopAll };
 }

@@ -1,8 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startServe, type ServeProcess } from './serveProcess';
+import { removeFolders } from '../helpers/shared';
 
 let serve: ServeProcess;
 let dataDir: string;
@@ -13,8 +14,11 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  await serve?.stop();
-  await rm(dataDir, { recursive: true, force: true });
+  try {
+    await serve?.stop();
+  } finally {
+    await removeFolders(dataDir);
+  }
 });
 
 test('browser mode says it does not update itself, and offers no update switch', async ({ page }) => {

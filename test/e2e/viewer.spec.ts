@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startScriptedApp, type ScriptedApp } from './scriptedApp';
 import type { ServeProcess } from './serveProcess';
+import { withoutCorpus } from '../helpers/shared';
 
 /*
  * The page viewer and the chat column, in the browser app against the real core (`quire serve`). The
@@ -24,6 +25,7 @@ let app: ScriptedApp | undefined;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
+  test.skip(withoutCorpus('the page viewer end-to-end test on corpus PDFs'));
   app = await startScriptedApp({
     name: 'viewer',
     decisions,

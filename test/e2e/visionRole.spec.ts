@@ -1,10 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { writeTinyGguf } from '../helpers/tinyModel';
 import { buildTinyProjector, writeTinyProjector } from '../helpers/tinyProjector';
 import { startServe, type ServeProcess } from './serveProcess';
+import { removeFolders } from '../helpers/shared';
 
 /**
  * The Models panel says where the vision model runs: `quire serve --vision-model --vision-projector`
@@ -22,8 +23,11 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  await Promise.all(serves.map((serve) => serve.stop()));
-  await rm(dir, { recursive: true, force: true });
+  try {
+    await Promise.all(serves.map((serve) => serve.stop()));
+  } finally {
+    await removeFolders(dir);
+  }
 });
 
 async function serveWith(projector: string): Promise<ServeProcess> {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,6 +9,35 @@ export const sharedDir = resolve(
 );
 export const corpusDir = join(sharedDir, 'corpus');
 export const hasCorpus = existsSync(join(corpusDir, 'MANIFEST.tsv'));
+
+/**
+ * Why the tests that read the corpus skip here, or null when they run: the corpus is there, or this is
+ * CI, which checks out ../shared, so a missing corpus must fail there rather than pass as skipped.
+ */
+export function corpusSkipReason(
+  env: NodeJS.ProcessEnv = process.env,
+  present: boolean = hasCorpus,
+): string | null {
+  if (present || env.CI === 'true') return null;
+  return `no test corpus at ${corpusDir}: set QUIRE_SHARED=DIR or put the shared folder at ../shared`;
+}
+
+/**
+ * True where the tests of `what` skip for want of the corpus, after printing one line that says what is
+ * skipped and how to run it (also appended to the file QUIRE_SKIP_LOG names, which `npm test` sums up
+ * at its end):
+ *
+ *   describe.skipIf(withoutCorpus('PDFium on corpus PDFs'))('PdfiumDocument', () => { ... });
+ */
+export function withoutCorpus(what: string): boolean {
+  const reason = corpusSkipReason();
+  if (reason === null) return false;
+  const line = `Skipped ${what}: ${reason}.`;
+  console.log(line);
+  const log = process.env.QUIRE_SKIP_LOG;
+  if (log) appendFileSync(log, `${reason}\t${what}\n`);
+  return true;
+}
 
 export interface ManifestRow {
   source: string;
@@ -34,6 +63,11 @@ export function readManifest(): ManifestRow[] {
       kind: cells[col('kind')]!,
     };
   });
+}
+
+/** Removes the folders a test made, passing over those it never got to make (a setup that failed). */
+export async function removeFolders(...paths: Array<string | undefined>): Promise<void> {
+  await Promise.all(paths.map((path) => path && rm(path, { recursive: true, force: true })));
 }
 
 /** A fresh temp dir, removed by the returned cleanup. */

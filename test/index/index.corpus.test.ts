@@ -5,14 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { parseDocument } from '../../src/core/documents/parseDocument';
 import { Index } from '../../src/core/index/openIndex';
-import { hasCorpus, sharedDir, tempDir } from '../helpers/shared';
+import { sharedDir, tempDir, withoutCorpus } from '../helpers/shared';
 import { documentRow, HashTextEmbedder } from './helpers';
+
+const noCorpus = withoutCorpus('the index on corpus PDFs');
 
 const FILES = ['corpus/pdfjs/tracemonkey.pdf', 'corpus/docling/pdf__multi_page.pdf'];
 
-if (!hasCorpus) console.warn(`Skipping the corpus index tests: no corpus under ${sharedDir}.`);
-
-describe.skipIf(!hasCorpus)('Index on real PDFs', () => {
+describe.skipIf(noCorpus)('Index on real PDFs', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let store: Index;
   const pageTexts = new Map<string, string[]>();

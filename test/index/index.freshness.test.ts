@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseDocument } from '../../src/core/documents/parseDocument';
 import { Index } from '../../src/core/index/openIndex';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { writeSamplePdfs } from '../helpers/samplePdfs';
+import { tempDir } from '../helpers/shared';
 
 let store: Index | undefined;
 let cleanup: (() => Promise<void>) | undefined;
@@ -36,11 +37,12 @@ describe('search freshness', () => {
     const dir = await tempDir();
     cleanup = dir.cleanup;
     store = await Index.open({ uri: join(dir.path, 'index') });
-    await add(store, 'four', 'b', join(corpusDir, 'docling', 'pdf__normal_4pages.pdf'));
-    await add(store, 'paper', 'a', join(corpusDir, 'pdfjs', 'tracemonkey.pdf'));
-    for (const query of ['Trace-based Just-in-Time Type Specialization', 'tracing']) {
+    const [survey, manual] = await writeSamplePdfs(dir.path);
+    await add(store, 'manual', 'b', manual!);
+    await add(store, 'survey', 'a', survey!);
+    for (const query of ['heliotrope calibration', 'drainage']) {
       const [hit] = await store.search.chunks(query, { k: 3 });
-      expect(hit?.documentId, query).toBe('paper');
+      expect(hit?.documentId, query).toBe('survey');
     }
   }, 60_000);
 });

@@ -4,8 +4,10 @@ import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connect } from '@lancedb/lancedb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
 import { SeededRandom } from '../../src/core/common/seededRandom';
+
+const noCorpus = withoutCorpus('crash safety on corpus PDFs');
 
 const cli = join(import.meta.dirname, '..', '..', 'packages', 'cli', 'quire.mjs');
 const cleanups: Array<() => Promise<void>> = [];
@@ -59,7 +61,7 @@ async function chunkIds(
   }
 }
 
-describe('crash safety', () => {
+describe.skipIf(noCorpus)('crash safety', () => {
   it('survives repeated kill -9 during indexing: resumes, no duplicates, nothing lost', async () => {
     const folder = await tempDir();
     const reference = await tempDir();
@@ -105,7 +107,7 @@ describe('crash safety', () => {
   }, 400_000);
 });
 
-describe('crash safety of OCR', () => {
+describe.skipIf(noCorpus)('crash safety of OCR', () => {
   it('a run killed while reading scanned pages resumes with only the pages it had not finished', async () => {
     const folder = await tempDir();
     const data = await tempDir();

@@ -4,7 +4,7 @@
  * (indexed; never for the passing states listed, queued and indexing). `library.json` is not written
  * at all: it holds folders only.
  */
-import { copyFile, mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
@@ -16,7 +16,8 @@ import { PasswordVault } from '../../src/core/ingestion/passwordVault';
 import { LibraryService } from '../../src/core/library/libraryService';
 import { LibraryStore } from '../../src/core/library/libraryStore';
 import { connect } from '@lancedb/lancedb';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { samplePdfBytes, samplePdfs } from '../helpers/samplePdfs';
+import { tempDir } from '../helpers/shared';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -79,8 +80,8 @@ describe('a file dropped into a watched folder', () => {
     const table = await (await connect(join(dataDir, 'index'))).openTable('documents');
     const versionBefore = await table.version();
     opens.length = 0;
-    const dropped = join(folder, 'tracemonkey.pdf');
-    await copyFile(join(corpusDir, 'pdfjs', 'tracemonkey.pdf'), dropped);
+    const dropped = join(folder, 'survey.pdf');
+    await writeFile(dropped, samplePdfBytes(samplePdfs[0]!.pages));
 
     const deadline = Date.now() + 60_000;
     while (library.snapshot().documents.find((d) => d.path === dropped)?.state !== 'indexed') {
@@ -95,7 +96,7 @@ describe('a file dropped into a watched folder', () => {
     await table.checkoutLatest();
     expect((await table.version()) - versionBefore).toBe(1);
     const row = index.documents.list().find((d) => d.path === dropped);
-    expect(row).toMatchObject({ state: 'indexed', pages: 14 });
+    expect(row).toMatchObject({ state: 'indexed', pages: 3 });
     table.close();
   });
 });

@@ -10,7 +10,9 @@ import { PasswordVault } from '../../src/core/ingestion/passwordVault';
 import { retryDocument } from '../../src/core/ingestion/retryDocument';
 import { LibraryService } from '../../src/core/library/libraryService';
 import { QuireError } from '../../src/shared/errors';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
+
+const noCorpus = withoutCorpus('ingestion of corpus PDFs');
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -112,7 +114,7 @@ async function imageDirs(dataDir: string): Promise<string[]> {
   return out.sort();
 }
 
-describe('ingestion', () => {
+describe.skipIf(noCorpus)('ingestion', () => {
   it('indexes text and images, then follows a rename, a change and a delete', async () => {
     const { data, folder } = await folderWith({
       'paper.pdf': 'pdfjs/tracemonkey.pdf',

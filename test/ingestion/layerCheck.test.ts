@@ -2,7 +2,9 @@ import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/core/createCore';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
+
+const noCorpus = withoutCorpus('the text layer check on corpus PDFs');
 
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -50,7 +52,7 @@ function byName(core: Core, name: string) {
   return doc;
 }
 
-describe('the text layer check after a PDF is searchable', () => {
+describe.skipIf(noCorpus)('the text layer check after a PDF is searchable', () => {
   it('flags a page whose layer is drawn invisibly, and leaves a born-digital file alone', async () => {
     const core = await indexed(await folderWithHiddenLayer(), false);
     expect(byName(core, 'hidden.pdf')).toMatchObject({

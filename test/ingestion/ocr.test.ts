@@ -16,7 +16,9 @@ import { OpenAIClient } from '../../src/core/models/openai/openaiClient';
 import { OpenAIChatModel } from '../../src/core/models/openai/openaiModels';
 import { startOpenAIStandIn } from '../standins/openaiStandIn';
 import type { BoundingBox, ChunkSearchResult, PageImage } from '../../src/shared/domain/search';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
+
+const noCorpus = withoutCorpus('OCR in ingestion of corpus scans');
 
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -78,7 +80,7 @@ function overlap(a: BoundingBox, b: BoundingBox): number {
   return shared / (a.width * a.height + b.width * b.height - shared);
 }
 
-describe('OCR in ingestion', () => {
+describe.skipIf(noCorpus)('OCR in ingestion', () => {
   it('waits while OCR is off, reads the page once it is on, and the citation lands on the words', async () => {
     const folder = await tempDir();
     const data = await tempDir();
@@ -145,7 +147,7 @@ describe('OCR in ingestion', () => {
   }, 300_000);
 });
 
-describe('vision transcription of pages OCR read poorly', () => {
+describe.skipIf(noCorpus)('vision transcription of pages OCR read poorly', () => {
   it('asks the see model (a stand-in OpenAI-compatible server) and keeps OCR boxes for its words', async () => {
     const data = await tempDir();
     cleanups.push(data.cleanup);

@@ -8,7 +8,7 @@ import { OCR_MODEL_REVISION } from '../../src/core/models/catalogue/ocrModels';
 import { OcrSettingsStore } from '../../src/core/ingestion/ocrSettingsStore';
 import type { OcrSettingsView } from '../../src/shared/domain/library';
 import type { PageImage } from '../../src/shared/domain/search';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
 import { startModelHostStandIn } from '../standins/modelHostStandIn';
 
 // Debian's tesseract-ocr-eng is byte-identical to the pinned tessdata_fast English model: it stands
@@ -90,7 +90,7 @@ describe('which Tesseract model reads pages', () => {
     },
   );
 
-  it.skipIf(!haveDebian)(
+  it.skipIf(!haveDebian || withoutCorpus('OCR with the fast model of a corpus scan'))(
     'downloads the fast model into a running core, then reads scanned pages again with it, kept apart from the packaged reading',
     async () => {
       const host = await startModelHostStandIn([

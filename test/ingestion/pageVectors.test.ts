@@ -2,8 +2,10 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/core/createCore';
-import { corpusDir, hasCorpus, tempDir } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
 import { buildTinyPageEmbedder } from '../helpers/tinyPageEmbedder';
+
+const noCorpus = withoutCorpus('page vectors of a corpus PDF');
 
 /*
  * Page vectors as the background stage after text and page images, with the tiny ONNX page embedder
@@ -37,7 +39,7 @@ async function indexed(core: Core, root: string): Promise<void> {
   } while (core.library.snapshot().scanning);
 }
 
-describe.skipIf(!hasCorpus)('page vectors in the background', () => {
+describe.skipIf(noCorpus)('page vectors in the background', () => {
   it('embeds every drawn page after the text, and page search finds them', async () => {
     const { root, data, model } = await library();
     core = createCore({

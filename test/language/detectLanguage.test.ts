@@ -9,8 +9,10 @@ import {
   questionIsNotIn,
 } from '../../src/core/language/detectLanguage';
 import { languageName } from '../../src/shared/domain/language';
-import { corpusDir, hasCorpus } from '../helpers/shared';
+import { corpusDir, withoutCorpus } from '../helpers/shared';
 import { PARAGRAPHS, QUESTIONS, TOO_SHORT } from './samples';
+
+const noCorpus = withoutCorpus('the language of corpus documents');
 
 /** The samples are labelled in ISO 639-1; the detector answers in ISO 639-3. */
 const ISO3: Record<string, string> = {
@@ -41,9 +43,7 @@ const CORPUS: Array<{ file: string; language: string }> = [
 ];
 
 describe('Document language', () => {
-  if (!hasCorpus) console.warn('Corpus files skipped: no corpus at', corpusDir);
-
-  it.runIf(hasCorpus)(
+  it.skipIf(noCorpus)(
     'tells the language of real corpus documents from the text their reader gives',
     async () => {
       const found: Record<string, string> = {};

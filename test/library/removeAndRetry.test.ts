@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/core/createCore';
 import type { DocumentInfo } from '../../src/shared/domain/library';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
+
+const noCorpus = withoutCorpus('removing and retrying corpus files');
 
 let core: Core | undefined;
 const cleanups: Array<() => Promise<void>> = [];
@@ -73,7 +75,7 @@ async function startWith(folders: Record<string, Record<string, string>>) {
   return { dataDir: data.path, roots };
 }
 
-describe('removing a folder, undoing it, and what is collected from disk', () => {
+describe.skipIf(noCorpus)('removing a folder, undoing it, and what is collected from disk', () => {
   it('keeps everything during the undo window, puts the folder back as it was, then collects only unshared content', async () => {
     const { dataDir, roots } = await startWith({
       papers: { 'four.pdf': 'docling/pdf__normal_4pages.pdf', 'tracemonkey.pdf': 'pdfjs/tracemonkey.pdf' },

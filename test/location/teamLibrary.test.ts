@@ -12,7 +12,9 @@ import { locationSettingFile, readLocationSetting } from '../../src/core/locatio
 import { ObjectStore } from '../../src/core/location/objectStore';
 import { openSharedLibrary } from '../../src/core/location/sharedLibrary';
 import { startObjectStore, type RunningObjectStore } from '../../scripts/objectStoreServer';
-import { corpusDir, hasCorpus, tempDir } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
+
+const noCorpus = withoutCorpus('the team library on corpus PDFs');
 
 const keys = { accessKeyId: 'quiretest', secretAccessKey: 'quire-test-secret-value' };
 const cli = join(import.meta.dirname, '..', '..', 'packages', 'cli', 'quire.mjs');
@@ -70,7 +72,7 @@ function lanceFolders(dir: string): string[] {
   return (readdirSync(dir, { recursive: true }) as string[]).filter((name) => name.endsWith('.lance'));
 }
 
-describe.skipIf(!hasCorpus)('a team library on a local S3-compatible store', () => {
+describe.skipIf(noCorpus)('a team library on a local S3-compatible store', () => {
   it('the store: s3rver ignores If-None-Match, the commit table refuses a second put of a version', async () => {
     // The reason commits go through s3+ddb://: recorded here so a server change shows up.
     const objects = new ObjectStore(location, keys);

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentPool, type DocumentPool } from '../../src/core/documents/pool/documentPool';
 import {
   parseMemorySize,
@@ -16,16 +17,22 @@ import { MemoryBudget as MemoryBudgetSchema } from '../../src/shared/domain/mode
 import { describeHolders } from '../../src/renderer/src/features/models/memoryHolders';
 import { LocalPageEmbedders } from '../../src/core/models/onnx/localPageEmbedders';
 import type { MemoryEntry } from '../../src/shared/domain/models';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { samplePdfBytes, samplePdfs } from '../helpers/samplePdfs';
+import { tempDir } from '../helpers/shared';
 import { writeTinyPageEmbedder } from '../helpers/tinyPageEmbedder';
 
 const GB = 1e9;
-const pdfs = [
-  join(corpusDir, 'pdfjs', 'tracemonkey.pdf'),
-  join(corpusDir, 'pdfjs', 'tracemonkey.pdf'),
-  join(corpusDir, 'pdfjs', 'tracemonkey.pdf'),
-  join(corpusDir, 'pdfjs', 'tracemonkey.pdf'),
-];
+/** Four copies of a three-page PDF the tests write: four jobs for the pool at once. */
+const survey = samplePdfs[0]!;
+let pdfFolder: Awaited<ReturnType<typeof tempDir>>;
+let pdfs: string[] = [];
+beforeAll(async () => {
+  pdfFolder = await tempDir('quire-budget-pdfs-');
+  const path = join(pdfFolder.path, survey.name);
+  await writeFile(path, samplePdfBytes(survey.pages));
+  pdfs = [path, path, path, path];
+});
+afterAll(() => pdfFolder?.cleanup());
 
 /** A machine as QUIRE_MACHINE_MEMORY simulates it, on top of what this machine really reports now. */
 async function simulated(size: string): Promise<MemoryBudgetService> {
@@ -104,7 +111,7 @@ describe('worker counts from the budget', () => {
       });
       opened.push(pool);
       const parsed = await Promise.all(pdfs.map((path) => pool.parse(path, { kind: 'pdf' })));
-      expect(parsed.every((doc) => doc.pages.length === 14)).toBe(true);
+      expect(parsed.every((doc) => doc.pages.length === survey.pages.length)).toBe(true);
       return pool.workersStarted();
     };
     expect(await run('1GB')).toBe(1);

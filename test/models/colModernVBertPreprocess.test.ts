@@ -10,8 +10,10 @@ import {
   imageTokensText,
 } from '../../src/core/models/onnx/colModernVBertPrompts';
 import { preprocessImage } from '../../src/core/models/onnx/idefics3Images';
-import { corpusDir, hasCorpus, tempDir } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
 import { tinyPageEmbedderFiles } from '../helpers/tinyPageEmbedder';
+
+const noCorpus = withoutCorpus('ColModernVBERT preprocessing of corpus pages');
 
 /*
  * ColModernVBERT's preprocessing on real page images (drawn by poppler's pdftoppm, not by Quire) and
@@ -68,7 +70,7 @@ function channelMean(pixels: Float32Array, tile: number, channel: number, size: 
   return sum / plane;
 }
 
-describe.skipIf(!hasCorpus)('ColModernVBERT image preprocessing on corpus pages', () => {
+describe.skipIf(noCorpus)('ColModernVBERT image preprocessing on corpus pages', () => {
   for (const [file, page] of [
     ['pdfjs/tracemonkey.pdf', 1],
     ['unstructured/layout-parser-paper-fast.pdf', 2],

@@ -7,8 +7,10 @@ import { OnnxPageEmbedder } from '../../src/core/models/onnx/onnxPageEmbedder';
 import { readOnnxMetadata } from '../../src/core/models/onnx/onnxMetadata';
 import { EMBEDDED_FILES_KEY } from '../../src/core/models/onnx/pageEmbedderFiles';
 import { quireRejection } from '../helpers/rejection';
-import { corpusDir, hasCorpus, tempDir } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
 import { buildTinyPageEmbedder, TINY_PAGE_EMBEDDER } from '../helpers/tinyPageEmbedder';
+
+const noCorpus = withoutCorpus('the ONNX page embedder on a corpus page');
 
 /*
  * The in-process page embedder end to end on the tiny random-weight ONNX model: real ONNX Runtime in
@@ -60,7 +62,7 @@ describe('the ONNX page embedder on the tiny model', () => {
     expect(hostChildren()).toHaveLength(1);
   });
 
-  it.skipIf(!hasCorpus)('embeds a real page image into one unit vector per token', async () => {
+  it.skipIf(noCorpus)('embeds a real page image into one unit vector per token', async () => {
     const png = join(dir.path, 'page');
     execFileSync('pdftoppm', [
       '-png',

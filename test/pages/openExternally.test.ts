@@ -1,8 +1,9 @@
-import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/core/createCore';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { samplePdfBytes, samplePdfs } from '../helpers/samplePdfs';
+import { tempDir } from '../helpers/shared';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -14,7 +15,7 @@ async function coreWith(openFile: ((path: string) => Promise<void>) | null) {
   cleanups.push(dir.cleanup);
   const folder = join(dir.path, 'library');
   await mkdir(folder);
-  await copyFile(join(corpusDir, 'pdfjs', 'rotation.pdf'), join(folder, 'rotation.pdf'));
+  await writeFile(join(folder, 'survey.pdf'), samplePdfBytes(samplePdfs[0]!.pages));
   const core: Core = createCore({
     dataDir: join(dir.path, 'data'),
     ingest: false,
@@ -40,10 +41,10 @@ describe('opening a document in the system viewer', () => {
       ok: true,
       value: { opened: true },
     });
-    expect(opened).toEqual([join(folder, 'rotation.pdf')]);
+    expect(opened).toEqual([join(folder, 'survey.pdf')]);
 
     // A file that vanished is refused with a reason, and nothing is opened.
-    await rm(join(folder, 'rotation.pdf'));
+    await rm(join(folder, 'survey.pdf'));
     const gone = await core.dispatch('pages.openExternal', { documentId: doc.id });
     expect(gone.ok).toBe(false);
     expect(opened).toHaveLength(1);

@@ -14,8 +14,8 @@ afterAll(() => library?.dispose());
 describe('the one page-image service', () => {
   it('gives the agent the same page image the viewer is served', async () => {
     const ports = createAgentPorts(library.core, { chatModel: async () => null });
-    const forAgent = await ports.pageImage(library.document.id, 5);
-    const forViewer = await openPageImage(library.core, library.document.id, 5, 'full');
+    const forAgent = await ports.pageImage(library.document.id, 3);
+    const forViewer = await openPageImage(library.core, library.document.id, 3, 'full');
     expect(forAgent).not.toBeNull();
     expect(Buffer.from(forAgent!.image).equals(Buffer.from(forViewer.bytes))).toBe(true);
     expect(new TextDecoder().decode(forAgent!.image.slice(8, 12))).toBe('WEBP');

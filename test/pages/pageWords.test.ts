@@ -8,7 +8,9 @@ import type { PageWord, PageWords } from '../../src/shared/domain/pages';
 import type { BoundingBox, ChunkSearchResult, PageImage } from '../../src/shared/domain/search';
 import { openPageImage } from '../../src/core/pages/readPageImage';
 import { highlightSentence } from '../../src/renderer/src/features/pages/sentenceHighlight';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
+
+const noCorpus = withoutCorpus('page words of corpus files');
 
 /*
  * The viewer's words and highlights on the three kinds of page, with the real readers: a PDF's text
@@ -103,7 +105,7 @@ function wordsInsideList(words: readonly PageWord[], runs: readonly BoundingBox[
   );
 }
 
-describe('the words of a page and the cited sentence on it', () => {
+describe.skipIf(noCorpus)('the words of a page and the cited sentence on it', () => {
   it('a PDF text layer: words sit on ink, and the claim’s sentence is marked as runs of words', async () => {
     const { hit, words, image } = await citedPage('trace trees type-specialized native code');
     expect(words.source).toBe('layer');

@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluatePages, pageFiguresCaveat } from '../../scripts/eval-pages';
-import { tempDir } from '../helpers/shared';
+import { tempDir, withoutCorpus } from '../helpers/shared';
 import { writeTinyPageEmbedder } from '../helpers/tinyPageEmbedder';
+
+const noCorpus = withoutCorpus('the page eval on a corpus PDF');
 
 let dir: { path: string; cleanup: () => Promise<void> };
 
@@ -14,7 +16,7 @@ afterAll(async () => {
   await dir.cleanup();
 });
 
-describe('the page half of the retrieval eval', () => {
+describe.skipIf(noCorpus)('the page half of the retrieval eval', () => {
   it('draws, embeds and ranks every page with the configured embedder, and says random weights prove only that it runs', async () => {
     const embedderPath = join(dir.path, 'tiny-page.onnx');
     await writeTinyPageEmbedder(embedderPath);

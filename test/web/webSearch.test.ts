@@ -9,7 +9,8 @@ import type { WebResult } from '../../src/shared/domain/web';
 import { fakePorts } from '../agent/fakePorts';
 import { ScriptedModel, scriptedRoles } from '../agent/scriptedModel';
 import { quireRejection } from '../helpers/rejection';
-import { corpusDir, tempDir } from '../helpers/shared';
+import { samplePdfBytes, samplePdfs } from '../helpers/samplePdfs';
+import { tempDir } from '../helpers/shared';
 import { startSearxngStandIn, type SearxngStandIn } from '../standins/searxngStandIn';
 
 const SNIPPET = 'Trace-based just-in-time compilation records hot loops and compiles them to machine code.';
@@ -21,7 +22,7 @@ let added: string[];
 
 beforeEach(async () => {
   dir = await tempDir('quire-web-');
-  pdf = new Uint8Array(await readFile(join(corpusDir, 'pdfjs', 'tracemonkey.pdf')));
+  pdf = new Uint8Array(samplePdfBytes(samplePdfs[0]!.pages));
   searx = await startSearxngStandIn(
     [
       { url: 'https://blog.example.com/tracing', title: 'A blog post', content: SNIPPET },
@@ -37,8 +38,11 @@ beforeEach(async () => {
   added = [];
 });
 afterEach(async () => {
-  await searx.close();
-  await dir.cleanup();
+  try {
+    await searx?.close();
+  } finally {
+    await dir?.cleanup();
+  }
 });
 
 function webService(): WebService {
