@@ -109,12 +109,16 @@ export async function indexCommand(
     do {
       await core.library.whenIdle();
       await core.ingestion.whenIdle();
-    } while (core.library.snapshot().scanning);
+    } while (core.library.snapshot().scanning && !core.ingestion.stopped());
+    // A full disk stops indexing: what is written stays, and the command fails saying how much is free.
+    const stopped = core.ingestion.stopped();
     if (live) {
       off();
       printer.finish();
     }
-    const { embedded, pageVectors } = await embedLibrary(core, live);
+    const { embedded, pageVectors } = stopped
+      ? { embedded: { model: null, items: 0, reason: stopped.message }, pageVectors: null }
+      : await embedLibrary(core, live);
     if (!live) {
       off();
       printer.finish();
@@ -147,6 +151,7 @@ export async function indexCommand(
         .filter((d) => d.state === 'indexed' && d.error !== null)
         .map((d) => ({ path: d.path, reason: d.error })),
       ...(pageVectors ? { pageVectors } : {}),
+      ...(stopped ? { stopped: stopped.toInfo() } : {}),
     };
     // The embedder given for this run could not load: say so, rather than report 0 chunks embedded.
     const embedderProblem = options.embedderPath ? core.models.problemWith(options.embedderPath) : null;
@@ -163,6 +168,7 @@ export async function indexCommand(
         : null;
     if (options.json) {
       printJson(summary);
+      if (stopped) throw stopped;
       if (pageVectorFailure) throw pageVectorFailure;
       return;
     }
@@ -171,7 +177,7 @@ export async function indexCommand(
     );
     if (embedded.model !== null && !embedderProblem)
       console.log(`Embedded ${embedded.items} new chunks and pages with ${embedded.model}.`);
-    else console.log(`Not embedded: ${embedded.reason}`);
+    else if (!stopped) console.log(`Not embedded: ${embedded.reason}`);
     if (summary.ocrPages + summary.ocrUnreadablePages + summary.ocrWaitingPages > 0) {
       console.log(
         `  OCR: ${summary.ocrPages} scanned pages read, ${summary.ocrUnreadablePages} unreadable` +
@@ -187,6 +193,7 @@ export async function indexCommand(
       console.log(
         `Page vectors: ${pageVectors.pages} pages, ${pageVectors.vectors} vectors in ${pageVectors.seconds.toFixed(1)} s (${pageVectors.embedder}).`,
       );
+    if (stopped) throw stopped;
     if (pageVectorFailure) throw pageVectorFailure;
   } finally {
     await core.dispose();

@@ -1,3 +1,4 @@
+import { isDiskFull } from '../common/diskSpace';
 import { FullTextIndexes } from './content/fullText';
 import {
   IndexContent,
@@ -99,9 +100,10 @@ export class Index {
       const collections = new IndexCollections(tables);
       await collections.load();
       await vectors.load();
-      if (!tables.readOnly) await content.removeGarbage();
+      if (!tables.readOnly) await unlessDiskFull('removing what removed files left', () => content.removeGarbage());
       await fullText.load();
-      if (!tables.readOnly) await fullText.ensure();
+      if (!tables.readOnly)
+        await unlessDiskFull('building the full-text index', () => fullText.ensure());
       const recognized = new IndexRecognizedText(tables, fullText, vectors, awaitingText);
       const search = new IndexSearch(
         tables,
@@ -148,5 +150,18 @@ export class Index {
     if (this.tables.isDisposed) return;
     await this.tables.dispose();
     this.parts.vectors.dispose();
+  }
+}
+
+/**
+ * Tidying at open is worth skipping when the disk is full: the index reads as it is, so a search or a
+ * listing still answers; the next open with room does it.
+ */
+async function unlessDiskFull(skipped: string, tidy: () => Promise<unknown>): Promise<void> {
+  try {
+    await tidy();
+  } catch (error) {
+    if (!isDiskFull(error)) throw error;
+    console.error(`quire: the disk is full: ${skipped} waits for the next start with room.`);
   }
 }
