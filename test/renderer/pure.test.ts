@@ -249,6 +249,7 @@ describe('highlights, memory, downloads, library', () => {
       pagesToDraw: 0,
       pagesToRecognize: 0,
       paused: false,
+      stopped: null,
       currentPath: null,
       work: [],
     });
@@ -272,6 +273,7 @@ describe('highlights, memory, downloads, library', () => {
         pagesToDraw: 30,
         pagesToRecognize: 0,
         paused: false,
+        stopped: null,
         currentPath: null,
         work: [],
       }),
