@@ -6,7 +6,7 @@ import { QuireError } from '../../shared/errors';
 import { createCore, type Core } from '../createCore';
 import type { LibraryLocation } from '../location/libraryLocation';
 import type { ModelLaunchOptions } from '../models/launchOptions';
-import { printJson } from './output';
+import { printJson, say, tell } from './output';
 import { ProgressPrinter } from './progressPrinter';
 
 interface PageVectorSummary {
@@ -172,14 +172,14 @@ export async function indexCommand(
       if (pageVectorFailure) throw pageVectorFailure;
       return;
     }
-    console.log(
+    say(
       `Indexed ${states.indexed ?? 0} of ${summary.files} files: ${summary.pages} pages, ${summary.chunks} chunks in ${summary.seconds.toFixed(1)} s.`,
     );
     if (embedded.model !== null && !embedderProblem)
-      console.log(`Embedded ${embedded.items} new chunks and pages with ${embedded.model}.`);
-    else if (!stopped) console.log(`Not embedded: ${embedded.reason}`);
+      say(`Embedded ${embedded.items} new chunks and pages with ${embedded.model}.`);
+    else if (!stopped) say(`Not embedded: ${embedded.reason}`);
     if (summary.ocrPages + summary.ocrUnreadablePages + summary.ocrWaitingPages > 0) {
-      console.log(
+      say(
         `  OCR: ${summary.ocrPages} scanned pages read, ${summary.ocrUnreadablePages} unreadable` +
           (summary.ocrWaitingPages > 0
             ? `, ${summary.ocrWaitingPages} not read (OCR is off or was stopped)`
@@ -187,10 +187,10 @@ export async function indexCommand(
       );
     }
     for (const failure of summary.failures)
-      console.log(`  ${failure.state}: ${failure.path}: ${failure.reason ?? ''}`);
-    for (const warning of summary.warnings) console.log(`  warning: ${warning.path}: ${warning.reason}`);
+      say(`  ${failure.state}: ${failure.path}: ${failure.reason ?? ''}`);
+    for (const warning of summary.warnings) say(`  warning: ${warning.path}: ${warning.reason}`);
     if (pageVectors && !pageVectorFailure)
-      console.log(
+      say(
         `Page vectors: ${pageVectors.pages} pages, ${pageVectors.vectors} vectors in ${pageVectors.seconds.toFixed(1)} s (${pageVectors.embedder}).`,
       );
     if (stopped) throw stopped;
@@ -269,21 +269,18 @@ export async function searchCommand(
       snippet: hit.snippet,
     }));
     // What fell back (BM25 only, a reranker out of time) goes to stderr, so `--json` stays the list of hits.
-    for (const note of found.notes) process.stderr.write(`quire: ${note}\n`);
+    for (const note of found.notes) tell(`quire: ${note}`);
     if (options.json) {
       printJson(hits);
       return;
     }
-    if (options.scope) console.log(`Searched ${found.searched ?? 'the scope'}.`);
-    if (found.forms.length > 1)
-      console.log(`Searched: ${found.forms.map((form) => `"${form.text}"`).join(', ')}`);
+    if (options.scope) say(`Searched ${found.searched ?? 'the scope'}.`);
+    if (found.forms.length > 1) say(`Searched: ${found.forms.map((form) => `"${form.text}"`).join(', ')}`);
     if (found.rerankedBy)
-      console.log(
-        `Re-ranked by ${found.rerankedBy === 'reranker' ? 'the reranker model' : 'the chat model'}.`,
-      );
-    if (hits.length === 0) console.log('No matches.');
+      say(`Re-ranked by ${found.rerankedBy === 'reranker' ? 'the reranker model' : 'the chat model'}.`);
+    if (hits.length === 0) say('No matches.');
     for (const hit of hits)
-      console.log(`${hit.path} p.${hit.page}  (${hit.score.toFixed(3)})\n    ${hit.snippet}`);
+      say(`${hit.path} p.${hit.page}  (${hit.score.toFixed(3)})`, `    ${oneLine(hit.snippet)}`);
   } finally {
     await core.dispose();
   }
@@ -306,11 +303,9 @@ async function printDocuments(
     snippet: d.snippet,
   }));
   if (json) return printJson(rows);
-  console.log(
-    `${rows.length} ${rows.length === 1 ? 'document matches' : 'documents match'} in ${found.searched}.`,
-  );
+  say(`${rows.length} ${rows.length === 1 ? 'document matches' : 'documents match'} in ${found.searched}.`);
   for (const row of rows)
-    console.log(`${row.path}  ${row.matches} passage(s), best p.${row.page}\n    ${row.snippet}`);
+    say(`${row.path}  ${row.matches} passage(s), best p.${row.page}`, `    ${oneLine(row.snippet)}`);
 }
 
 /** Loads the given page embedder for this search, when it is the one the library's page vectors came from. */
@@ -333,4 +328,9 @@ async function attachPageEmbedder(core: Core, path: string | null): Promise<void
         : `This library's page vectors came from ${active}, not ${embedder.id}: index again with this page embedder to switch.`,
     );
   }
+}
+
+/** A snippet on one line: its own line breaks and tabs become spaces. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }

@@ -5,6 +5,7 @@ import { lowerThisProcess } from '../common/processPriority';
 import { createCore } from '../createCore';
 import type { ModelLaunchOptions } from '../models/launchOptions';
 import { startLoopbackServer } from '../server/loopbackServer';
+import { say } from './output';
 
 /** The renderer build, relative to this file in the source tree. */
 const rendererBuild = fileURLToPath(new URL('../../../out/renderer', import.meta.url));
@@ -50,8 +51,8 @@ export async function serveCommand(
       `quire: listening on ${options.host}: anyone who can reach it and has the token can read your library.`,
     );
   }
-  console.log(`Quire is serving ${options.dataDir}`);
-  console.log(`Open ${server.url}`);
+  say(`Quire is serving ${options.dataDir}`);
+  say(`Open ${server.url}`);
   let stopping = false;
   const stop = async () => {
     // A second signal means now: whatever is still closing is cut short.

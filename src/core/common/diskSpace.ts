@@ -36,18 +36,14 @@ export function megabytes(bytes: number): number {
  * The error a full disk is reported with, everywhere: how much is free where Quire writes and about
  * how much the work needs, so the user knows how much to free; `what` says what stopped and what next.
  */
-export async function diskFullError(
-  dir: string,
-  neededBytes: number,
-  what: string,
-): Promise<QuireError> {
+export async function diskFullError(dir: string, neededBytes: number, what: string): Promise<QuireError> {
   const free = await freeBytes(dir);
   const freeMb = free === null ? null : Math.floor(free / MB);
   const neededMb = Math.max(1, megabytes(neededBytes));
   const room = freeMb === null ? `${neededMb} MB needed` : `${freeMb} MB free, ${neededMb} MB needed`;
-  return new QuireError(
-    'disk_full',
-    `The disk is full: ${room} in ${dir}. ${what}`,
-    { dir, freeMb, neededMb },
-  );
+  return new QuireError('disk_full', `The disk is full: ${room} in ${dir}. ${what}`, {
+    dir,
+    freeMb,
+    neededMb,
+  });
 }

@@ -100,10 +100,10 @@ export class Index {
       const collections = new IndexCollections(tables);
       await collections.load();
       await vectors.load();
-      if (!tables.readOnly) await unlessDiskFull('removing what removed files left', () => content.removeGarbage());
-      await fullText.load();
       if (!tables.readOnly)
-        await unlessDiskFull('building the full-text index', () => fullText.ensure());
+        await unlessDiskFull('removing what removed files left', () => content.removeGarbage());
+      await fullText.load();
+      if (!tables.readOnly) await unlessDiskFull('building the full-text index', () => fullText.ensure());
       const recognized = new IndexRecognizedText(tables, fullText, vectors, awaitingText);
       const search = new IndexSearch(
         tables,
