@@ -3,6 +3,7 @@ import type { Collection } from '../../shared/domain/scope';
 import type { CallResult } from '../../shared/ipc/contract';
 import { QuireError } from '../../shared/errors';
 import { createCore } from '../createCore';
+import { closeBeforeExit } from './commandLifetime';
 import { printJson, say } from './output';
 
 const USAGE =
@@ -15,6 +16,7 @@ export async function collectionsCommand(
 ): Promise<void> {
   const [verb, name, ...rest] = args;
   const core = createCore({ dataDir: options.dataDir, ingest: false, findModels: false });
+  closeBeforeExit(() => core.dispose());
   await core.start();
   try {
     const call = async <T>(result: Promise<CallResult<T>>): Promise<T> => {

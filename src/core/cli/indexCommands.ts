@@ -6,6 +6,7 @@ import { QuireError } from '../../shared/errors';
 import { createCore, type Core } from '../createCore';
 import type { LibraryLocation } from '../location/libraryLocation';
 import type { ModelLaunchOptions } from '../models/launchOptions';
+import { closeBeforeExit } from './commandLifetime';
 import { printJson, say, tell } from './output';
 import { ProgressPrinter } from './progressPrinter';
 
@@ -93,6 +94,7 @@ export async function indexCommand(
     pageEmbedderPath: options.pageEmbedderPath,
     ...(options.ocr ? {} : { ocr: false }),
   });
+  closeBeforeExit(() => core.dispose());
   await core.start();
   try {
     const path = resolve(folder);
@@ -238,6 +240,7 @@ export async function searchCommand(
     embedderPath: options.embedderPath,
     pageEmbedderPath: options.pageEmbedderPath,
   });
+  closeBeforeExit(() => core.dispose());
   await core.start();
   try {
     const scope = options.scope ? { scope: options.scope } : {};

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { QuireError } from '../../shared/errors';
 import { createCore } from '../createCore';
+import { closeBeforeExit } from './commandLifetime';
 import { formatBytes, printJson, say } from './output';
 
 export async function libraryCommand(
@@ -9,6 +10,7 @@ export async function libraryCommand(
 ): Promise<void> {
   const [verb, ...rest] = args;
   const core = createCore({ dataDir: options.dataDir, ingest: false, findModels: false });
+  closeBeforeExit(() => core.dispose());
   await core.start();
   try {
     switch (verb) {

@@ -4,6 +4,7 @@ import { QuireError } from '../../shared/errors';
 import { createCore, type Core } from '../createCore';
 import { noModelHelp as adviceWhenNoModel } from '../models/catalogue/advice';
 import type { ModelLaunchOptions } from '../models/launchOptions';
+import { closeBeforeExit } from './commandLifetime';
 import { formatBytes, printJson, say, shown, tell } from './output';
 import { printProposal } from './proposalText';
 
@@ -31,6 +32,7 @@ export async function startModelCore(
     ...(options.hubEndpoint ? { hubEndpoint: options.hubEndpoint } : {}),
     ...extra,
   });
+  closeBeforeExit(() => core.dispose());
   await core.start();
   return core;
 }
