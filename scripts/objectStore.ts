@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { startObjectStore } from './objectStoreServer';
+import { watchParent } from '../src/core/common/parentWatch';
 
 const { values } = parseArgs({
   options: { port: { type: 'string', default: '9000' }, dir: { type: 'string' }, bucket: { type: 'string' } },
@@ -36,8 +37,5 @@ const stop = (): void => {
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);
 // A script that kills `npm run object-store` kills npm only (npm does not pass the signal on): a parent
-// that goes away (this process is handed to another) stops the store too, so none is left running.
-const parent = process.ppid;
-setInterval(() => {
-  if (process.ppid !== parent) stop();
-}, 1000).unref();
+// that goes away stops the store too, so none is left running.
+watchParent(stop);

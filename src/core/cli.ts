@@ -12,6 +12,7 @@ import { scopeFromFlags } from './cli/scopeFlags';
 import { indexCommand, searchCommand } from './cli/indexCommands';
 import { libraryCommand } from './cli/libraryCommands';
 import { modelsCommand } from './cli/modelCommands';
+import { endWithParentOrSignal } from './cli/commandLifetime';
 import { reportFailure } from './cli/output';
 import { serveCommand } from './cli/serveCommand';
 import { defaultDataDir } from './common/dataDir';
@@ -111,6 +112,8 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(usage);
     return;
   }
+  // Any command can run long (a big folder, a slow model): each ends with its wrapper or a signal.
+  endWithParentOrSignal({ label: `quire ${command}`, serving: command === 'serve' });
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
   // Absent: the saved setting (or the local data folder) decides.
   const library = values.library

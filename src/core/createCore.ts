@@ -335,6 +335,7 @@ export function createCore(config: CoreConfig): Core {
           }),
         },
         ...(shared ? { ownsDocument: underFolders(() => library.rootPaths()) } : {}),
+        dataDir: config.dataDir,
       });
       ingestion.events.on('progress', (progress) => events.emit('library.onProgress', progress));
       agent = new AgentService({

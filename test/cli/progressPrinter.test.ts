@@ -19,6 +19,7 @@ function progress(filesDone: number, pagesDone: number): IndexProgress {
     pagesToDraw: 0,
     pagesToRecognize: 0,
     paused: false,
+    stopped: null,
     currentPath: null,
     work: [
       {

@@ -1,7 +1,9 @@
 /**
  * `quire serve` stops when told: within 2 s of SIGTERM or SIGINT, and every process it started (the
- * model host child that holds a loaded model) is gone with it. Runs the real CLI on the tiny GGUF.
+ * model host child that holds a loaded model) is gone with it; and it stops when the wrapper that
+ * started it (`npx`) is killed and passes no signal on. Runs the real CLI on the tiny GGUF.
  */
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -153,5 +155,53 @@ describe.runIf(hasProc)('quire serve stopping', () => {
     expect(ms).toBeLessThan(2000);
     expect(code).toBe(0);
     expect(descendantsOf(pid)).toEqual([]);
+  });
+
+  it('stops when the wrapper that started it is killed', { timeout: 120_000 }, async () => {
+    const dir = await tempDir('quire-serve-wrapper-');
+    cleanups.push(() => dir.cleanup());
+    const cli = join(import.meta.dirname, '..', '..', 'packages', 'cli', 'quire.mjs');
+    // A wrapper like npx: it starts serve and dies of SIGTERM without passing it on.
+    const wrapper = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const c = require('node:child_process').spawn(process.execPath, ${JSON.stringify([
+          cli,
+          'serve',
+          '--port',
+          '0',
+          '--data-dir',
+          join(dir.path, 'data'),
+        ])}, { stdio: ['ignore', 'inherit', 'inherit'] }); console.log('serve pid ' + c.pid);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LANCEDB_LOG: 'error' } },
+    );
+    let output = '';
+    wrapper.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    wrapper.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const url = await until(
+      'the address serve prints',
+      () => /Open (http:\/\/\S+)/.exec(output)?.[1],
+      90_000,
+    );
+    const pid = Number(/serve pid (\d+)/.exec(output)?.[1]);
+    cleanups.push(async () => {
+      if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    });
+    expect((await fetch(url)).ok).toBe(true);
+
+    wrapper.kill('SIGTERM');
+    const stopped = await until(
+      'the port to stop answering',
+      () => (isAlive(pid) ? undefined : true),
+      15_000,
+    ).catch(() => false);
+    const answers = await fetch(url).then(
+      () => true,
+      () => false,
+    );
+    expect({ stopped, answers }).toEqual({ stopped: true, answers: false });
+    expect(output).toContain('the process that started it is gone');
   });
 });

@@ -249,6 +249,7 @@ describe('highlights, memory, downloads, library', () => {
       pagesToDraw: 0,
       pagesToRecognize: 0,
       paused: false,
+      stopped: null,
       currentPath: null,
       work: [],
     });
@@ -272,6 +273,7 @@ describe('highlights, memory, downloads, library', () => {
         pagesToDraw: 30,
         pagesToRecognize: 0,
         paused: false,
+        stopped: null,
         currentPath: null,
         work: [],
       }),
@@ -282,6 +284,24 @@ describe('highlights, memory, downloads, library', () => {
       drawing: '30 pages left to draw',
       finished: true,
     });
+    // A full disk stopped indexing: the card says why, and shows no estimate.
+    const full = 'The disk is full: 3 MB free, 40 MB needed in /data. Indexing stopped with 3 files to go.';
+    expect(
+      describeProgress({
+        filesDone: 1,
+        filesTotal: 4,
+        pagesDone: 10,
+        pagesTotal: 40,
+        pagesPerSecond: 2.5,
+        etaSeconds: 12,
+        pagesToDraw: 0,
+        pagesToRecognize: 0,
+        paused: true,
+        stopped: full,
+        currentPath: null,
+        work: [],
+      }),
+    ).toMatchObject({ paused: true, stopped: full, eta: null, rate: null });
   });
 
   it('spells out a reason for errors and states to act on, not for a file passing through the queue', () => {

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import type { AgentEvent, Citation, RunStatus } from '../../shared/domain/agent';
+import { shown, shownLines } from './output';
 
 /** Where the answer goes: stdout in the CLI, a buffer in tests. */
 export interface TextOut {
@@ -31,7 +32,7 @@ export function sourceLines(citations: readonly Pick<Citation, 'marker' | 'path'
   return [
     'Sources:',
     ...citations.map(
-      (citation) => `  [${citation.marker}] ${basename(citation.path)}, page ${citation.page}`,
+      (citation) => `  [${citation.marker}] ${shown(basename(citation.path))}, page ${citation.page}`,
     ),
   ];
 }
@@ -54,23 +55,28 @@ export class AnswerPrinter {
 
   onEvent(event: AgentEvent): void {
     switch (event.type) {
-      case 'token':
+      case 'token': {
         if (!this.live) return;
         if (this.attempt !== event.attempt) this.erase();
         this.attempt = event.attempt;
-        this.streamed += event.text;
-        this.out.write(event.text);
+        // The answer quotes documents: what they hold must not steer the terminal either.
+        const text = shownLines(event.text);
+        this.streamed += text;
+        this.out.write(text);
         return;
+      }
       case 'reprompt':
         this.erase();
         return;
-      case 'final':
-        this.finalAnswer = event.answer;
+      case 'final': {
+        const answer = shownLines(event.answer);
+        this.finalAnswer = answer;
         // Grounding may have removed markers that point at nothing: show what is kept.
-        if (this.live && this.streamed.trim() !== event.answer.trim()) this.erase();
-        if (this.streamed === '') this.out.write(event.answer);
-        this.streamed = event.answer;
+        if (this.live && this.streamed.trim() !== answer.trim()) this.erase();
+        if (this.streamed === '') this.out.write(answer);
+        this.streamed = answer;
         return;
+      }
       default:
         return;
     }

@@ -4,7 +4,7 @@ import type { Scope } from '../../shared/domain/scope';
 import { QuireError } from '../../shared/errors';
 import { AnswerPrinter, EXIT_CODES } from './answerPrinter';
 import { noModelHelp, startModelCore, type ModelCommandOptions } from './modelCommands';
-import { printJson } from './output';
+import { printJson, say, shown, tell } from './output';
 
 const STATUS_WORDS = {
   unverified: 'the answer did not pass the check against the documents',
@@ -18,8 +18,7 @@ const STATUS_WORDS = {
 async function askOnTerminal(question: string, choices: ClarificationChoice[]): Promise<number | null> {
   const lines = createInterface({ input: process.stdin, output: process.stderr });
   try {
-    process.stderr.write(`\n${question}\n`);
-    choices.forEach((choice, i) => process.stderr.write(`  ${i + 1}. ${choice.label}\n`));
+    tell('', question, ...choices.map((choice, i) => `  ${i + 1}. ${choice.label}`));
     const reply = await lines.question(`Choose 1-${choices.length} (Enter lets Quire choose): `);
     const picked = Number(reply.trim());
     return Number.isInteger(picked) && picked >= 1 && picked <= choices.length ? picked - 1 : null;
@@ -32,8 +31,7 @@ async function askOnTerminal(question: string, choices: ClarificationChoice[]): 
 async function reviewOnTerminal(subQuestions: string[]): Promise<string[]> {
   const lines = createInterface({ input: process.stdin, output: process.stderr });
   try {
-    process.stderr.write('\nQuire will research these questions:\n');
-    subQuestions.forEach((q, i) => process.stderr.write(`  ${i + 1}. ${q}\n`));
+    tell('', 'Quire will research these questions:', ...subQuestions.map((q, i) => `  ${i + 1}. ${q}`));
     const reply = await lines.question('Enter to approve, or type your own questions separated by ";": ');
     const edited = reply
       .split(';')
@@ -72,7 +70,7 @@ export async function askCommand(
     let stepsPending = false;
     const off = core.agent.onEvent((event) => {
       if (stepsOnTerminal && event.type === 'decision') {
-        process.stderr.write(`[${event.tool}] `);
+        process.stderr.write(`[${shown(event.tool)}] `);
         stepsPending = true;
       }
       // The answer starts on a line of its own, so erasing a rejected draft erases nothing else.
@@ -121,14 +119,14 @@ export async function askCommand(
       });
     } else {
       printer?.finish(citations);
-      if (options.scope) console.log(`Searched: ${outcome?.searched ?? 'the scope'}.`);
+      if (options.scope) say(`Searched: ${outcome?.searched ?? 'the scope'}.`);
       if (status === 'unverified') {
-        for (const problem of outcome?.insufficiencies ?? []) console.log(`Not verified: ${problem}`);
+        for (const problem of outcome?.insufficiencies ?? []) say(`Not verified: ${problem}`);
       }
     }
     if (status !== 'answered') {
       const detail = status === 'failed' && outcome?.error ? `: ${outcome.error}` : '';
-      process.stderr.write(`quire: ${status}: ${STATUS_WORDS[status]}${detail}\n`);
+      tell(`quire: ${status}: ${STATUS_WORDS[status]}${detail}`);
     }
     process.exitCode = EXIT_CODES[status];
   } finally {

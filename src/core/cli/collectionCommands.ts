@@ -3,7 +3,8 @@ import type { Collection } from '../../shared/domain/scope';
 import type { CallResult } from '../../shared/ipc/contract';
 import { QuireError } from '../../shared/errors';
 import { createCore } from '../createCore';
-import { printJson } from './output';
+import { closeBeforeExit } from './commandLifetime';
+import { printJson, say } from './output';
 
 const USAGE =
   'Usage: quire collections list | create NAME | rename NAME NEW | delete NAME | add NAME PATH... | remove NAME PATH...';
@@ -15,6 +16,7 @@ export async function collectionsCommand(
 ): Promise<void> {
   const [verb, name, ...rest] = args;
   const core = createCore({ dataDir: options.dataDir, ingest: false, findModels: false });
+  closeBeforeExit(() => core.dispose());
   await core.start();
   try {
     const call = async <T>(result: Promise<CallResult<T>>): Promise<T> => {
@@ -31,10 +33,10 @@ export async function collectionsCommand(
       case 'list': {
         const list = (await call(core.dispatch('collections.list', {}))) as Collection[];
         if (options.json) return printJson(list);
-        if (list.length === 0) console.log('No collections: make one with `quire collections create NAME`.');
+        if (list.length === 0) say('No collections: make one with `quire collections create NAME`.');
         for (const c of list) {
-          console.log(`${c.name}  (${c.paths.length} ${c.paths.length === 1 ? 'item' : 'items'})`);
-          for (const p of c.paths) console.log(`  ${p}`);
+          say(`${c.name}  (${c.paths.length} ${c.paths.length === 1 ? 'item' : 'items'})`);
+          for (const p of c.paths) say(`  ${p}`);
         }
         return;
       }
@@ -52,7 +54,7 @@ export async function collectionsCommand(
         need(!!name);
         await call(core.dispatch('collections.delete', { name: name! }));
         if (options.json) printJson(null);
-        else console.log(`Deleted the collection "${name}" (its documents stay in the library).`);
+        else say(`Deleted the collection "${name}" (its documents stay in the library).`);
         return;
       case 'add':
         need(!!name && paths.length > 0);
@@ -67,9 +69,7 @@ export async function collectionsCommand(
     }
     if (options.json) printJson(changed);
     else if (changed)
-      console.log(
-        `${changed.name}: ${changed.paths.length} item(s)${changed.paths.map((p) => `\n  ${p}`).join('')}`,
-      );
+      say(`${changed.name}: ${changed.paths.length} item(s)`, ...changed.paths.map((p) => `  ${p}`));
   } finally {
     await core.dispose();
   }

@@ -6,7 +6,8 @@ import { QuireError } from '../../shared/errors';
 import { createCore, type Core } from '../createCore';
 import type { LibraryLocation } from '../location/libraryLocation';
 import type { ModelLaunchOptions } from '../models/launchOptions';
-import { printJson } from './output';
+import { closeBeforeExit } from './commandLifetime';
+import { printJson, say, tell } from './output';
 import { ProgressPrinter } from './progressPrinter';
 
 interface PageVectorSummary {
@@ -96,6 +97,7 @@ export async function indexCommand(
     pageEmbedderPath: options.pageEmbedderPath,
     ...(options.ocr ? {} : { ocr: false }),
   });
+  closeBeforeExit(() => core.dispose());
   await core.start();
   try {
     const path = resolve(folder);
@@ -112,12 +114,16 @@ export async function indexCommand(
     do {
       await core.library.whenIdle();
       await core.ingestion.whenIdle();
-    } while (core.library.snapshot().scanning);
+    } while (core.library.snapshot().scanning && !core.ingestion.stopped());
+    // A full disk stops indexing: what is written stays, and the command fails saying how much is free.
+    const stopped = core.ingestion.stopped();
     if (live) {
       off();
       printer.finish();
     }
-    const { embedded, pageVectors } = await embedLibrary(core, live);
+    const { embedded, pageVectors } = stopped
+      ? { embedded: { model: null, items: 0, reason: stopped.message }, pageVectors: null }
+      : await embedLibrary(core, live);
     if (!live) {
       off();
       printer.finish();
@@ -150,6 +156,7 @@ export async function indexCommand(
         .filter((d) => d.state === 'indexed' && d.error !== null)
         .map((d) => ({ path: d.path, reason: d.error })),
       ...(pageVectors ? { pageVectors } : {}),
+      ...(stopped ? { stopped: stopped.toInfo() } : {}),
     };
     // The embedder given for this run could not load: say so, rather than report 0 chunks embedded.
     const embedderProblem = options.embedderPath ? core.models.problemWith(options.embedderPath) : null;
@@ -166,17 +173,18 @@ export async function indexCommand(
         : null;
     if (options.json) {
       printJson(summary);
+      if (stopped) throw stopped;
       if (pageVectorFailure) throw pageVectorFailure;
       return;
     }
-    console.log(
+    say(
       `Indexed ${states.indexed ?? 0} of ${summary.files} files: ${summary.pages} pages, ${summary.chunks} chunks in ${summary.seconds.toFixed(1)} s.`,
     );
     if (embedded.model !== null && !embedderProblem)
-      console.log(`Embedded ${embedded.items} new chunks and pages with ${embedded.model}.`);
-    else console.log(`Not embedded: ${embedded.reason}`);
+      say(`Embedded ${embedded.items} new chunks and pages with ${embedded.model}.`);
+    else if (!stopped) say(`Not embedded: ${embedded.reason}`);
     if (summary.ocrPages + summary.ocrUnreadablePages + summary.ocrWaitingPages > 0) {
-      console.log(
+      say(
         `  OCR: ${summary.ocrPages} scanned pages read, ${summary.ocrUnreadablePages} unreadable` +
           (summary.ocrWaitingPages > 0
             ? `, ${summary.ocrWaitingPages} not read (OCR is off or was stopped)`
@@ -184,12 +192,13 @@ export async function indexCommand(
       );
     }
     for (const failure of summary.failures)
-      console.log(`  ${failure.state}: ${failure.path}: ${failure.reason ?? ''}`);
-    for (const warning of summary.warnings) console.log(`  warning: ${warning.path}: ${warning.reason}`);
+      say(`  ${failure.state}: ${failure.path}: ${failure.reason ?? ''}`);
+    for (const warning of summary.warnings) say(`  warning: ${warning.path}: ${warning.reason}`);
     if (pageVectors && !pageVectorFailure)
-      console.log(
+      say(
         `Page vectors: ${pageVectors.pages} pages, ${pageVectors.vectors} vectors in ${pageVectors.seconds.toFixed(1)} s (${pageVectors.embedder}).`,
       );
+    if (stopped) throw stopped;
     if (pageVectorFailure) throw pageVectorFailure;
   } finally {
     await core.dispose();
@@ -234,6 +243,7 @@ export async function searchCommand(
     embedderPath: options.embedderPath,
     pageEmbedderPath: options.pageEmbedderPath,
   });
+  closeBeforeExit(() => core.dispose());
   await core.start();
   try {
     const scope = options.scope ? { scope: options.scope } : {};
@@ -265,21 +275,18 @@ export async function searchCommand(
       snippet: hit.snippet,
     }));
     // What fell back (BM25 only, a reranker out of time) goes to stderr, so `--json` stays the list of hits.
-    for (const note of found.notes) process.stderr.write(`quire: ${note}\n`);
+    for (const note of found.notes) tell(`quire: ${note}`);
     if (options.json) {
       printJson(hits);
       return;
     }
-    if (options.scope) console.log(`Searched ${found.searched ?? 'the scope'}.`);
-    if (found.forms.length > 1)
-      console.log(`Searched: ${found.forms.map((form) => `"${form.text}"`).join(', ')}`);
+    if (options.scope) say(`Searched ${found.searched ?? 'the scope'}.`);
+    if (found.forms.length > 1) say(`Searched: ${found.forms.map((form) => `"${form.text}"`).join(', ')}`);
     if (found.rerankedBy)
-      console.log(
-        `Re-ranked by ${found.rerankedBy === 'reranker' ? 'the reranker model' : 'the chat model'}.`,
-      );
-    if (hits.length === 0) console.log('No matches.');
+      say(`Re-ranked by ${found.rerankedBy === 'reranker' ? 'the reranker model' : 'the chat model'}.`);
+    if (hits.length === 0) say('No matches.');
     for (const hit of hits)
-      console.log(`${hit.path} p.${hit.page}  (${hit.score.toFixed(3)})\n    ${hit.snippet}`);
+      say(`${hit.path} p.${hit.page}  (${hit.score.toFixed(3)})`, `    ${oneLine(hit.snippet)}`);
   } finally {
     await core.dispose();
   }
@@ -302,11 +309,9 @@ async function printDocuments(
     snippet: d.snippet,
   }));
   if (json) return printJson(rows);
-  console.log(
-    `${rows.length} ${rows.length === 1 ? 'document matches' : 'documents match'} in ${found.searched}.`,
-  );
+  say(`${rows.length} ${rows.length === 1 ? 'document matches' : 'documents match'} in ${found.searched}.`);
   for (const row of rows)
-    console.log(`${row.path}  ${row.matches} passage(s), best p.${row.page}\n    ${row.snippet}`);
+    say(`${row.path}  ${row.matches} passage(s), best p.${row.page}`, `    ${oneLine(row.snippet)}`);
 }
 
 /** Loads the given page embedder for this search, when it is the one the library's page vectors came from. */
@@ -329,4 +334,9 @@ async function attachPageEmbedder(core: Core, path: string | null): Promise<void
         : `This library's page vectors came from ${active}, not ${embedder.id}: index again with this page embedder to switch.`,
     );
   }
+}
+
+/** A snippet on one line: its own line breaks and tabs become spaces. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }

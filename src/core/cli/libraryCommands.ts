@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { QuireError } from '../../shared/errors';
 import { createCore } from '../createCore';
-import { formatBytes, printJson } from './output';
+import { closeBeforeExit } from './commandLifetime';
+import { formatBytes, printJson, say } from './output';
 
 export async function libraryCommand(
   args: string[],
@@ -9,6 +10,7 @@ export async function libraryCommand(
 ): Promise<void> {
   const [verb, ...rest] = args;
   const core = createCore({ dataDir: options.dataDir, ingest: false, findModels: false });
+  closeBeforeExit(() => core.dispose());
   await core.start();
   try {
     switch (verb) {
@@ -19,7 +21,7 @@ export async function libraryCommand(
         await core.library.whenIdle();
         const count = core.library.snapshot().documents.filter((d) => d.rootId === root.id).length;
         if (options.json) printJson(root);
-        else console.log(`Added ${root.path} (${count} documents).`);
+        else say(`Added ${root.path} (${count} documents).`);
         return;
       }
       case 'remove': {
@@ -28,7 +30,7 @@ export async function libraryCommand(
         const root = core.library.snapshot().roots.find((r) => r.path === resolve(folder) || r.id === folder);
         if (!root) throw new QuireError('not_found', `${folder} is not in the library.`);
         await core.library.removeFolder(root.id);
-        if (!options.json) console.log(`Removed ${root.path}.`);
+        if (!options.json) say(`Removed ${root.path}.`);
         return;
       }
       case 'list': {
@@ -54,16 +56,16 @@ export async function libraryCommand(
           return;
         }
         if (snapshot.roots.length === 0)
-          console.log('The library is empty: add a folder with `quire library add <folder>`.');
+          say('The library is empty: add a folder with `quire library add <folder>`.');
         for (const root of snapshot.roots) {
-          console.log(`${root.path}${root.error ? `  (${root.error})` : ''}`);
+          say(`${root.path}${root.error ? `  (${root.error})` : ''}`);
           for (const doc of snapshot.documents.filter((d) => d.rootId === root.id)) {
             const pages = doc.pages === null ? '' : `${doc.pages} p.`;
             const problem = doc.error ? `  ${doc.state}: ${doc.error}` : '';
-            console.log(`  ${doc.relativePath}  ${pages}  ${formatBytes(doc.bytes)}${problem}`);
+            say(`  ${doc.relativePath}  ${pages}  ${formatBytes(doc.bytes)}${problem}`);
           }
           for (const file of snapshot.skipped.filter((s) => s.rootId === root.id)) {
-            console.log(`  not read: ${file.path}: ${file.reason}`);
+            say(`  not read: ${file.path}: ${file.reason}`);
           }
         }
         return;

@@ -4,7 +4,8 @@ import { QuireError } from '../../shared/errors';
 import { createCore, type Core } from '../createCore';
 import { noModelHelp as adviceWhenNoModel } from '../models/catalogue/advice';
 import type { ModelLaunchOptions } from '../models/launchOptions';
-import { formatBytes, printJson } from './output';
+import { closeBeforeExit } from './commandLifetime';
+import { formatBytes, printJson, say, shown, tell } from './output';
 import { printProposal } from './proposalText';
 
 /** Options of the commands that use models. */
@@ -31,6 +32,7 @@ export async function startModelCore(
     ...(options.hubEndpoint ? { hubEndpoint: options.hubEndpoint } : {}),
     ...extra,
   });
+  closeBeforeExit(() => core.dispose());
   await core.start();
   return core;
 }
@@ -52,7 +54,7 @@ export async function modelsCommand(args: string[], options: ModelCommandOptions
     if (verb === 'recommend') {
       const proposal = await core.setup.propose();
       if (options.json) printJson(proposal);
-      else printProposal(proposal, (line) => console.log(line));
+      else printProposal(proposal, (line) => say(line));
       return;
     }
     await setupCommand(core, options);
@@ -78,24 +80,22 @@ async function statusCommand(core: Core, options: ModelCommandOptions): Promise<
   else {
     printStatus(status);
     // Which model reads scanned pages: the fast one once set up, else the packaged one, and why.
-    console.log(`OCR\n  ${core.ocrSettings.view().model.description}`);
+    say('OCR', `  ${core.ocrSettings.view().model.description}`);
   }
   // modelPath is absolute already (launch options resolve it).
   const problem = options.modelPath ? core.models.problemWith(options.modelPath) : null;
   if (problem) {
-    process.stderr.write(`quire: the model ${options.modelPath} cannot be used: ${problem}\n`);
+    tell(`quire: the model ${options.modelPath} cannot be used: ${problem}`);
     process.exitCode = 1;
   }
   if (embedderProblem) {
-    process.stderr.write(
-      `quire: the text embedder ${options.embedderPath} cannot be used: ${embedderProblem}\n`,
-    );
+    tell(`quire: the text embedder ${options.embedderPath} cannot be used: ${embedderProblem}`);
     process.exitCode = 1;
   }
   // The vision files were read at start (headers, tensor tables); a refusal names the file at fault.
   const visionProblem = options.visionModelPath ? core.models.problemWith(options.visionModelPath) : null;
   if (visionProblem) {
-    process.stderr.write(`quire: ${visionProblem}\n`);
+    tell(`quire: ${visionProblem}`);
     process.exitCode = 1;
   }
 }
@@ -113,8 +113,9 @@ async function confirm(question: string): Promise<boolean> {
 /** `quire models setup`: shows the proposal, asks (unless --yes), then fetches it and saves the choices. */
 async function setupCommand(core: Core, options: ModelCommandOptions): Promise<void> {
   const proposal = await core.setup.propose();
-  const say = (line: string) => (options.json ? process.stderr.write(`${line}\n`) : console.log(line));
-  printProposal(proposal, say);
+  // With --json, stdout is for the result alone.
+  const line = options.json ? tell : say;
+  printProposal(proposal, line);
   const needed = proposal.roles.filter((role) => role.source === 'download' || role.source === 'ollama');
   if (needed.length > 0) {
     await core.setup.checkHosts(proposal);
@@ -131,8 +132,8 @@ async function setupCommand(core: Core, options: ModelCommandOptions): Promise<v
   const run = core.setup.start(proposal);
   const live = process.stderr.isTTY && !options.json;
   const off = core.events.on('models.onDownload', (progress) => {
-    if (live) process.stderr.write(`\r${progressLine(progress)}\x1b[K`);
-    else if (progress.state !== 'downloading') process.stderr.write(`${progressLine(progress)}\n`);
+    if (live) process.stderr.write(`\r${shown(progressLine(progress))}\x1b[K`);
+    else if (progress.state !== 'downloading') tell(progressLine(progress));
   });
   const outcome = await run.done;
   off();
@@ -144,7 +145,7 @@ async function setupCommand(core: Core, options: ModelCommandOptions): Promise<v
       .join('\n  ');
     throw new QuireError('model_unavailable', `Setup did not finish; nothing was changed.\n  ${reasons}`);
   }
-  say(
+  line(
     needed.length === 0
       ? 'Everything the proposal needs is already here; the choices are saved.'
       : 'Setup finished; the choices are saved. `quire models status` shows the roles.',
@@ -159,19 +160,18 @@ function progressLine(progress: DownloadProgress): string {
 }
 
 function printStatus(status: ModelsStatus): void {
-  console.log('Roles');
+  say('Roles');
   for (const role of status.roles) {
     const serving = role.provider ? `${role.provider} ${role.model ?? ''}`.trim() : 'none';
-    console.log(`  ${role.role.padEnd(10)} ${serving}\n             ${role.reason}`);
+    say(`  ${role.role.padEnd(10)} ${serving}`, `             ${role.reason}`);
   }
-  console.log('Servers');
+  say('Servers');
   const reachable = status.servers.filter((server) => server.reachable);
-  if (reachable.length === 0) console.log('  No Ollama or LM Studio running: optional.');
-  for (const server of reachable)
-    console.log(`  ${server.kind} ${server.endpoint} ${server.models.length} models`);
+  if (reachable.length === 0) say('  No Ollama or LM Studio running: optional.');
+  for (const server of reachable) say(`  ${server.kind} ${server.endpoint} ${server.models.length} models`);
   const memory = status.memory;
-  console.log('Memory');
-  console.log(
+  say('Memory');
+  say(
     `  ${formatBytes(memory.availableBytes)} available of ${formatBytes(memory.totalBytes)}; ` +
       `${formatBytes(Math.max(0, memory.freeForModelsBytes))} free for models after ${formatBytes(memory.appHeadroomBytes)} headroom`,
   );
@@ -179,12 +179,12 @@ function printStatus(status: ModelsStatus): void {
     const size =
       entry.sizeKnown === false
         ? 'size unknown (the server does not say)'
-        : `weights ${formatBytes(entry.weightsBytes)}, KV cache ${formatBytes(entry.kvCacheBytes)}`;
-    console.log(`  ${entry.label}: ${size}${entry.loaded ? ' (loaded)' : ''}`);
+        : `weights ${formatBytes(entry.weightsBytes)}, working memory ${formatBytes(entry.kvCacheBytes)}`;
+    say(`  ${entry.label}: ${size}${entry.loaded ? ' (loaded)' : ''}`);
   }
-  for (const note of memory.notes) console.log(`  ${note}`);
+  for (const note of memory.notes) say(`  ${note}`);
   if (status.unusableFiles.length > 0) {
-    console.log('Model files Quire will not load');
-    for (const file of status.unusableFiles) console.log(`  ${file.path}\n    unusable: ${file.reason}`);
+    say('Model files Quire will not load');
+    for (const file of status.unusableFiles) say(`  ${file.path}`, `    unusable: ${file.reason}`);
   }
 }

@@ -20,7 +20,9 @@ export function workLineText(line: WorkLine): string {
 /** One line for the whole of indexing: files, then each kind of work. */
 export function progressText(progress: IndexProgress): string {
   const files = `${progress.filesDone}/${progress.filesTotal} files`;
-  return [files, ...progress.work.map(workLineText)].join(' · ');
+  // The reason itself ends the command, in full.
+  const stopped = progress.stopped === null ? [] : ['stopped'];
+  return [files, ...progress.work.map(workLineText), ...stopped].join(' · ');
 }
 
 export interface ProgressOutput {

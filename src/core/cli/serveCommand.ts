@@ -1,10 +1,11 @@
 import { fileURLToPath } from 'node:url';
-import { killLiveChildren } from '../common/entryPoints';
 import { guardProcess } from '../common/processGuards';
 import { lowerThisProcess } from '../common/processPriority';
 import { createCore } from '../createCore';
 import type { ModelLaunchOptions } from '../models/launchOptions';
 import { startLoopbackServer } from '../server/loopbackServer';
+import { closeBeforeExit } from './commandLifetime';
+import { say } from './output';
 
 /** The renderer build, relative to this file in the source tree. */
 const rendererBuild = fileURLToPath(new URL('../../../out/renderer', import.meta.url));
@@ -41,44 +42,25 @@ export async function serveCommand(
     visionProjectorPath: options.visionProjectorPath,
     ...(options.hubEndpoint ? { hubEndpoint: options.hubEndpoint } : {}),
   });
+  // SIGTERM, SIGINT, SIGHUP or the parent going away (see commandLifetime) close the server, then the core.
+  let server: { dispose(): Promise<void> } | null = null;
+  closeBeforeExit(async () => {
+    await server?.dispose();
+    await core.dispose();
+  });
   await core.start();
-  const server = await startLoopbackServer({
+  const started = await startLoopbackServer({
     core,
     staticDir: process.env.QUIRE_RENDERER_DIR ?? rendererBuild,
     host: options.host,
     port: options.port,
   });
+  server = started;
   if (options.host !== '127.0.0.1' && options.host !== 'localhost') {
     console.warn(
       `quire: listening on ${options.host}: anyone who can reach it and has the token can read your library.`,
     );
   }
-  console.log(`Quire is serving ${options.dataDir}`);
-  console.log(`Open ${server.url}`);
-  let stopping = false;
-  const stop = async () => {
-    // A second signal means now: whatever is still closing is cut short.
-    if (stopping) exitNow(1);
-    stopping = true;
-    const orderly = (async () => {
-      await server.dispose();
-      await core.dispose();
-    })().catch((error: unknown) => console.error('quire serve: stopping failed', error));
-    const deadline = new Promise<void>((resolve) => setTimeout(resolve, STOP_DEADLINE_MS).unref());
-    await Promise.race([orderly, deadline]);
-    exitNow(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
-}
-
-/**
- * How long `quire serve` waits for its services to close after SIGTERM or SIGINT before it exits
- * anyway: whoever sent the signal (a terminal, a test runner, a service manager) expects it gone soon.
- */
-const STOP_DEADLINE_MS = 1000;
-
-function exitNow(code: number): never {
-  killLiveChildren();
-  process.exit(code);
+  say(`Quire is serving ${options.dataDir}`);
+  say(`Open ${started.url}`);
 }

@@ -1,25 +1,30 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /**
  * Writes a file so that a crash at any moment leaves either the old content or the new, never half:
- * write a temp file beside it, fsync, rename over.
+ * write a temp file beside it, fsync, rename over. A write that fails (a full disk) removes its temp
+ * file, so failures leave nothing behind.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  openFile: (path: string) => Promise<FileHandle> = (temp) => open(temp, 'w'),
+): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  const handle = await open(temp, 'w');
   try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    const handle = await openFile(temp);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await rename(temp, path);
   } catch (error) {
-    await rm(temp, { force: true });
+    await rm(temp, { force: true }).catch(() => undefined);
     throw error;
   }
 }

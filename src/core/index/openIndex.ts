@@ -1,3 +1,4 @@
+import { isDiskFull } from '../common/diskSpace';
 import { FullTextIndexes } from './content/fullText';
 import {
   IndexContent,
@@ -99,13 +100,14 @@ export class Index {
       const collections = new IndexCollections(tables);
       await collections.load();
       await vectors.load();
-      if (!tables.readOnly) await content.removeGarbage();
+      if (!tables.readOnly)
+        await unlessDiskFull('removing what removed files left', () => content.removeGarbage());
       await fullText.load();
       if (!tables.readOnly) {
-        await fullText.ensure();
+        await unlessDiskFull('building the full-text index', () => fullText.ensure());
         // A run killed before it folded its chunks in left them for readers, who cannot fold them:
         // the next writer does, even when it has nothing new to add.
-        await fullText.foldPending();
+        await unlessDiskFull('folding chunks a stopped run left', () => fullText.foldPending());
       }
       const recognized = new IndexRecognizedText(tables, fullText, vectors, awaitingText);
       const search = new IndexSearch(
@@ -153,5 +155,18 @@ export class Index {
     if (this.tables.isDisposed) return;
     await this.tables.dispose();
     this.parts.vectors.dispose();
+  }
+}
+
+/**
+ * Tidying at open is worth skipping when the disk is full: the index reads as it is, so a search or a
+ * listing still answers; the next open with room does it.
+ */
+async function unlessDiskFull(skipped: string, tidy: () => Promise<unknown>): Promise<void> {
+  try {
+    await tidy();
+  } catch (error) {
+    if (!isDiskFull(error)) throw error;
+    console.error(`quire: the disk is full: ${skipped} waits for the next start with room.`);
   }
 }

@@ -1,3 +1,4 @@
+import { isDiskFull } from '../common/diskSpace';
 import type { Maintenance } from '../index/maintenance/indexMaintenance';
 
 /**
@@ -49,7 +50,11 @@ export class IndexTidying {
     this.running = this.running
       .then(() => this.maintenance.optimize())
       .then(() => undefined)
-      .catch((error: unknown) => console.error('quire: tidying the index failed', error));
+      .catch((error: unknown) => {
+        // Tidying needs room to write the tidier copy; it is tried again after the next batch.
+        if (isDiskFull(error)) console.error('quire: the disk is full: the index was not tidied this time.');
+        else console.error('quire: tidying the index failed', error);
+      });
     return this.running;
   }
 }

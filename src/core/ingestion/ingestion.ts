@@ -1,5 +1,6 @@
 import type { IndexProgress } from '../../shared/domain/library';
 import { QuireError } from '../../shared/errors';
+import { diskFullError, freeBytes, isDiskFull } from '../common/diskSpace';
 import { Emitter } from '../common/emitter';
 import { drawsPages, laysOutPages } from '../documents/readers/formatReaders';
 import type { DrawablePage } from '../documents/render/laidOutRaster';
@@ -52,13 +53,22 @@ export interface IngestionOptions {
   ocr?: OcrSetup;
   /** Which indexed documents this library's folders hold (a shared library's writer owns only its own). */
   ownsDocument?: (doc: IndexedDocument) => boolean;
+  /** Where the index writes on this machine: its free space is checked when the disk fills up. */
+  dataDir?: string;
+  /** How often a stop for a full disk looks whether space was freed, in ms. */
+  spaceCheckMs?: number;
 }
 
 export interface IngestionEvents extends Record<string, unknown> {
   progress: IndexProgress;
   /** Fired when the queue empties. */
   idle: null;
+  /** Indexing stopped on its own (the disk is full); it goes on by itself once there is room. */
+  stopped: QuireError;
 }
+
+/** Free space that lets indexing go on after a full disk stopped it (or what the rest needs, if less). */
+const ROOM_TO_GO_ON = 64 * 1024 * 1024;
 
 /**
  * Carries files from the library into the index. Four parts: the scheduler (queue, priorities, pause
@@ -81,6 +91,9 @@ export class Ingestion {
   private disposed = false;
   private readonly pacer = new ProgressPacer(() => this.events.emit('progress', this.progress()));
   private readonly tidying: IndexTidying;
+  /** Why indexing stopped on its own (a full disk), until there is room again or the user resumes. */
+  private stoppedBy: QuireError | null = null;
+  private spaceCheck: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: IngestionOptions) {
     const { library, index, pool, images, passwords } = options;
@@ -234,6 +247,7 @@ export class Ingestion {
   }
 
   resume(): IndexProgress {
+    this.clearStop();
     this.meter.resume();
     this.scheduler.resume();
     this.emitProgress(true);
@@ -245,24 +259,47 @@ export class Ingestion {
    * them, or the next start, queues it again.
    */
   cancel(): IndexProgress {
+    this.clearStop();
     this.scheduler.cancel();
     this.emitProgress(true);
     return this.progress();
   }
 
   progress(): IndexProgress {
-    return this.meter.snapshot(this.scheduler.isPaused);
+    return { ...this.meter.snapshot(this.scheduler.isPaused), stopped: this.stoppedBy?.message ?? null };
   }
 
-  /** Resolves when nothing is queued or running and the index has been tidied after the last batch. */
+  /** Why indexing stopped on its own (the disk is full); null while it runs, or was paused by the user. */
+  stopped(): QuireError | null {
+    return this.stoppedBy;
+  }
+
+  /**
+   * Resolves when nothing is queued or running and the index has been tidied after the last batch,
+   * or when indexing stopped on its own (see `stopped()`) and the files under way have ended: then
+   * files are still waiting.
+   */
   async whenIdle(): Promise<void> {
     await this.startup;
-    await this.scheduler.whenIdle();
-    await this.tidying.whenTidy();
+    if (this.stoppedBy) return this.scheduler.whenNothingRuns();
+    const stopped = new Promise<void>((resolve) => {
+      const off = this.events.on('stopped', () => {
+        off();
+        resolve();
+      });
+      void this.scheduler.whenIdle().then(() => {
+        off();
+        resolve();
+      });
+    });
+    await stopped;
+    if (this.stoppedBy) await this.scheduler.whenNothingRuns();
+    else await this.tidying.whenTidy();
   }
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    clearInterval(this.spaceCheck);
     this.reconciliation.dispose();
     await this.tidying.stop();
     await this.startup;
@@ -343,6 +380,18 @@ export class Ingestion {
     const { library } = this.options;
     // Gone from the library while it was read: nothing to record.
     if (!library.document(doc.id)) return 'cancelled';
+    if (isDiskFull(error) && !signal.aborted) {
+      // Not the file's fault: every file after it would fail the same way. The file waits in the
+      // queue, which stops until there is room; what is written stays readable.
+      await this.stopForFullDisk();
+      library.updateDocument(doc.id, { state: 'queued', error: 'Waiting for room: the disk is full.' });
+      this.scheduler.retryLater(this.fileTask(job), 'normal', 0, () => {
+        const wanted = library.document(doc.id) !== undefined;
+        if (!wanted) this.files.delete(doc.id);
+        return wanted;
+      });
+      return 'retry';
+    }
     const failure = classifyFailure(error, signal);
     if (failure.kind === 'cancelled') {
       if (!this.scheduler.queued(fileKey(doc.id)) && !this.disposed) {
@@ -370,6 +419,49 @@ export class Ingestion {
       return wanted;
     });
     return 'retry';
+  }
+
+  private async stopForFullDisk(): Promise<QuireError> {
+    this.scheduler.pause();
+    this.meter.pause();
+    if (this.stoppedBy) return this.stoppedBy;
+    const needed = this.bytesLeft();
+    const dir = this.options.dataDir;
+    const left = `Indexing stopped with ${this.files.size} ${this.files.size === 1 ? 'file' : 'files'} to go; what is indexed stays searchable. Free some space to go on.`;
+    const stop = dir
+      ? await diskFullError(dir, needed, left)
+      : new QuireError('disk_full', `The disk is full. ${left}`);
+    // Another file may have stopped it while the free space was measured.
+    if (this.stoppedBy) return this.stoppedBy;
+    this.stoppedBy = stop;
+    if (dir) this.watchForRoom(dir, Math.min(needed, ROOM_TO_GO_ON));
+    this.emitProgress(true);
+    this.events.emit('stopped', stop);
+    return stop;
+  }
+
+  /** Goes on by itself once the user freed some space. */
+  private watchForRoom(dir: string, room: number): void {
+    clearInterval(this.spaceCheck);
+    this.spaceCheck = setInterval(() => {
+      void freeBytes(dir).then((free) => {
+        if (free !== null && free >= room && this.stoppedBy && !this.disposed) this.resume();
+      });
+    }, this.options.spaceCheckMs ?? 5000);
+    this.spaceCheck.unref();
+  }
+
+  private clearStop(): void {
+    clearInterval(this.spaceCheck);
+    this.spaceCheck = undefined;
+    this.stoppedBy = null;
+  }
+
+  /** Roughly what indexing the files still queued writes: at most their size, for text files. */
+  private bytesLeft(): number {
+    let bytes = 0;
+    for (const id of this.files.keys()) bytes += this.options.library.document(id)?.bytes ?? 0;
+    return bytes;
   }
 
   /** The file went from the library: stop reading it; reconciliation removes it from the index. */

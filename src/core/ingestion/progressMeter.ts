@@ -146,6 +146,7 @@ export class ProgressMeter {
       pagesToDraw: this.pagesToDraw,
       pagesToRecognize: this.pagesToRecognize,
       paused,
+      stopped: null,
       // A file some work is on now (text first); none once every file in hand is done.
       currentPath: work.find((line) => line.currentPath !== null)?.currentPath ?? null,
       work,

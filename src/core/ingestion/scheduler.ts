@@ -179,6 +179,11 @@ export class Scheduler {
     });
   }
 
+  /** Resolves once no task is running (while paused, none starts after). */
+  async whenNothingRuns(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
   /** Aborts everything, forgets what is queued and waits until running tasks have returned. */
   async dispose(): Promise<void> {
     this.disposed = true;

@@ -30,6 +30,8 @@ export interface LoadedLibrary {
 
 export class LibraryStore {
   private readonly file: string;
+  /** What the file holds now, as last read or written: saving the same again writes nothing. */
+  private saved: string | null = null;
 
   constructor(dataDir: string) {
     this.file = join(dataDir, 'library.json');
@@ -45,7 +47,10 @@ export class LibraryStore {
       return empty;
     }
     const parsed = StoredLibrary.safeParse(raw);
-    if (parsed.success) return { roots: parsed.data.roots, legacyDocuments: null };
+    if (parsed.success) {
+      this.saved = JSON.stringify(parsed.data);
+      return { roots: parsed.data.roots, legacyDocuments: null };
+    }
     const legacy = LibraryV1.safeParse(raw);
     if (legacy.success) return { roots: legacy.data.roots, legacyDocuments: legacy.data.documents };
     console.error(`quire: ${this.file} is not a library file; starting with an empty library.`);
@@ -63,7 +68,12 @@ export class LibraryStore {
     await this.save(roots);
   }
 
+  /** Writes only a change: a command that only reads leaves the file alone (and works on a full disk). */
   async save(roots: LibraryRoot[]): Promise<void> {
-    await writeJsonAtomic(this.file, { version: 2, roots } satisfies StoredLibrary);
+    const library = { version: 2, roots } satisfies StoredLibrary;
+    const text = JSON.stringify(library);
+    if (text === this.saved) return;
+    await writeJsonAtomic(this.file, library);
+    this.saved = text;
   }
 }

@@ -154,6 +154,8 @@ export const IndexProgress = z.object({
   /** Scanned pages still to be read by OCR (after every file's text). */
   pagesToRecognize: z.number().int().nonnegative().default(0),
   paused: z.boolean(),
+  /** Why indexing stopped on its own (the disk is full), in words; null while it runs or the user paused it. */
+  stopped: z.string().nullable().default(null),
   currentPath: z.string().nullable(),
   /** One line per kind of work still going on (or just finished) in this busy period. */
   work: z.array(WorkLine).default([]),

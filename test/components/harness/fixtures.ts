@@ -88,6 +88,7 @@ export const DEFAULT_ANSWERS: DefaultAnswers = {
     pagesToDraw: 0,
     pagesToRecognize: 0,
     paused: false,
+    stopped: null,
     currentPath: null,
     work: [],
   }),

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../../common/atomicFile';
 import type { StoredFiles } from '../../common/storedFiles';
 import { QuireError } from '../../../shared/errors';
+import { isDiskFull } from '../../common/diskSpace';
 
 /**
  * One recognised word: text, its box as shares of the page (x, y, width, height in 0..1, origin
@@ -131,8 +132,7 @@ export class OcrStore {
       await writeFileAtomic(this.file(contentHash, page), text);
       await this.shared?.upload(this.relative(contentHash, page), new TextEncoder().encode(text));
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOSPC')
+      if (isDiskFull(error))
         throw new QuireError('disk_full', 'The disk is full: OCR results cannot be saved.');
       throw error;
     }

@@ -6,6 +6,7 @@ import { QuireError } from '../../../shared/errors';
 import type { StoredFiles } from '../../common/storedFiles';
 import type { PageImageRef } from '../types';
 import type { PageRasters, RasterPage } from './raster';
+import { isDiskFull } from '../../common/diskSpace';
 
 // Each page is encoded once: libvips's operation cache would only hold on to memory (pages are large).
 sharp.cache(false);
@@ -137,9 +138,7 @@ function encodeWebp(raster: RasterPage, options: WebpOptions): Promise<Buffer> {
 
 function storeWriteError(error: unknown): QuireError {
   if (error instanceof QuireError) return error;
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOSPC' || code === 'EDQUOT')
-    return new QuireError('disk_full', 'The disk is full: page images cannot be saved.');
+  if (isDiskFull(error)) return new QuireError('disk_full', 'The disk is full: page images cannot be saved.');
   return new QuireError(
     'not_readable',
     `Page images cannot be saved: ${error instanceof Error ? error.message : String(error)}`,

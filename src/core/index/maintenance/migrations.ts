@@ -136,7 +136,8 @@ export async function migrate(
  */
 export async function openOrMigrate(db: Connection): Promise<{ metaTable: Table; meta: IndexMeta }> {
   const metaTable = await openMetaTable(db);
-  let meta = (await readMeta(metaTable)) ?? freshMeta(SCHEMA_VERSION);
+  const stored = await readMeta(metaTable);
+  let meta = stored ?? freshMeta(SCHEMA_VERSION);
   if (meta.schemaVersion > SCHEMA_VERSION) {
     throw new QuireError(
       'unsupported',
@@ -147,6 +148,7 @@ export async function openOrMigrate(db: Connection): Promise<{ metaTable: Table;
     meta = { ...meta, schemaVersion: version };
     await writeMeta(metaTable, meta);
   });
-  await writeMeta(metaTable, meta);
+  // Only a new index writes its record here: opening one that is current writes nothing (a full disk still reads).
+  if (!stored) await writeMeta(metaTable, meta);
   return { metaTable, meta };
 }

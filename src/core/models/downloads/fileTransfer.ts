@@ -12,6 +12,7 @@ import { QuireError, toErrorInfo } from '../../../shared/errors';
 import type { FetchLike } from '../http/transport';
 import { readStatedHash, StreamingHash, type StatedHash } from './hostHash';
 import { checkPinnedOnlyRequest, checkPinnedOnlyResponse } from './pinnedHost';
+import { isDiskFull } from '../../common/diskSpace';
 
 export interface FileRequest {
   /** The model id shown to the user. */
@@ -75,10 +76,6 @@ function finish(writer: Writable): Promise<void> {
     writer.once('error', reject);
     writer.end(() => resolve());
   });
-}
-
-export function isDiskFull(error: unknown): boolean {
-  return (error as NodeJS.ErrnoException | null)?.code === 'ENOSPC';
 }
 
 /** `bytes 100-999/1000` -> start 100, total 1000. */

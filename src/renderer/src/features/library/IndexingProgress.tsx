@@ -16,13 +16,15 @@ export function IndexingProgress({ progress }: { progress: IndexProgress }) {
   const work = describeWork(progress);
   // The text of every file is in; scanned pages are being recognised and page images drawn.
   const drawingOnly = view.finished && (view.drawing !== null || view.recognizing !== null);
-  const title = view.paused
-    ? 'Indexing paused'
-    : drawingOnly
-      ? 'Everything is searchable'
-      : view.finished
-        ? 'Everything is indexed'
-        : 'Indexing';
+  const title = view.stopped
+    ? 'Indexing stopped'
+    : view.paused
+      ? 'Indexing paused'
+      : drawingOnly
+        ? 'Everything is searchable'
+        : view.finished
+          ? 'Everything is indexed'
+          : 'Indexing';
 
   return (
     <section className="indexing" aria-label="Indexing progress" data-testid="indexing">
@@ -73,6 +75,11 @@ export function IndexingProgress({ progress }: { progress: IndexProgress }) {
       <p className="indexing__numbers small" data-testid="progress-text">
         {[view.files, view.pages, view.rate, view.eta].filter((part) => part !== null).join(' · ')}
       </p>
+      {view.stopped && (
+        <p className="indexing__stopped small" role="alert" data-testid="indexing-stopped">
+          {view.stopped}
+        </p>
+      )}
       <ul className="indexing__work" aria-label="Work in progress">
         {work.map((line) => (
           <li key={line.kind} className="indexing__line small" data-testid="work-line" data-kind={line.kind}>

@@ -68,6 +68,8 @@ export interface ProgressView {
   recognizing: string | null;
   finished: boolean;
   paused: boolean;
+  /** Why indexing stopped on its own (the disk is full); null while it runs or the user paused it. */
+  stopped: string | null;
 }
 
 export function describeProgress(progress: IndexProgress): ProgressView {
@@ -89,6 +91,7 @@ export function describeProgress(progress: IndexProgress): ProgressView {
         : null,
     finished,
     paused: progress.paused,
+    stopped: progress.stopped,
   };
 }
 
