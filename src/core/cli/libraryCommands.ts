@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { QuireError } from '../../shared/errors';
 import { createCore } from '../createCore';
 import { formatBytes, printJson } from './output';
+import { UsageError } from './usage';
 
 export async function libraryCommand(
   args: string[],
@@ -14,7 +15,7 @@ export async function libraryCommand(
     switch (verb) {
       case 'add': {
         const folder = rest[0];
-        if (!folder) throw new QuireError('invalid_input', 'Usage: quire library add <folder>');
+        if (!folder) throw new UsageError('Usage: quire library add <folder>');
         const root = await core.library.addFolder(resolve(folder));
         await core.library.whenIdle();
         const count = core.library.snapshot().documents.filter((d) => d.rootId === root.id).length;
@@ -24,7 +25,7 @@ export async function libraryCommand(
       }
       case 'remove': {
         const folder = rest[0];
-        if (!folder) throw new QuireError('invalid_input', 'Usage: quire library remove <folder>');
+        if (!folder) throw new UsageError('Usage: quire library remove <folder>');
         const root = core.library.snapshot().roots.find((r) => r.path === resolve(folder) || r.id === folder);
         if (!root) throw new QuireError('not_found', `${folder} is not in the library.`);
         await core.library.removeFolder(root.id);
@@ -69,7 +70,7 @@ export async function libraryCommand(
         return;
       }
       default:
-        throw new QuireError('invalid_input', 'Usage: quire library add|remove|list');
+        throw new UsageError('Usage: quire library add|remove|list');
     }
   } finally {
     await core.dispose();

@@ -6,6 +6,7 @@ import { noModelHelp as adviceWhenNoModel } from '../models/catalogue/advice';
 import type { ModelLaunchOptions } from '../models/launchOptions';
 import { formatBytes, printJson } from './output';
 import { printProposal } from './proposalText';
+import { UsageError } from './usage';
 
 /** Options of the commands that use models. */
 export interface ModelCommandOptions extends ModelLaunchOptions {
@@ -44,8 +45,7 @@ const USAGE = 'Usage: quire models status|recommend|setup [--yes] [--model PATH.
 
 export async function modelsCommand(args: string[], options: ModelCommandOptions): Promise<void> {
   const verb = args[0];
-  if (verb !== 'status' && verb !== 'recommend' && verb !== 'setup')
-    throw new QuireError('invalid_input', USAGE);
+  if (verb !== 'status' && verb !== 'recommend' && verb !== 'setup') throw new UsageError(USAGE);
   const core = await startModelCore(options);
   try {
     if (verb === 'status') return await statusCommand(core, options);
