@@ -6,7 +6,7 @@
  * The figures are what the model host process holds resident (see residentMemory.ts).
  */
 import { stat } from 'node:fs/promises';
-import { GgufFileType, GgufInsights, readGgufFileInfo, type GgufFileInfo } from 'node-llama-cpp';
+import type { GgufFileInfo, GgufFileType, GgufInsights } from 'node-llama-cpp';
 import { QuireError } from '../../../shared/errors';
 import { ggufLayoutProblem } from './ggufLayout';
 import {
@@ -68,6 +68,8 @@ export async function describeGguf(
   options: DescribeGgufOptions = {},
 ): Promise<GgufDescription> {
   const backend = options.backend ?? llamaBackend();
+  // Loaded on first use: hundreds of modules a process that never reads a model should not pay for.
+  const { GgufFileType, GgufInsights, readGgufFileInfo } = await import('node-llama-cpp');
   let info: GgufFileInfo;
   let fileBytes: number;
   try {
@@ -114,7 +116,7 @@ export async function describeGguf(
       fileBytes,
       architecture: String(general?.architecture ?? 'unknown'),
       name: general?.name ?? null,
-      fileType: general?.file_type === undefined ? null : fileTypeName(general.file_type),
+      fileType: general?.file_type === undefined ? null : fileTypeName(GgufFileType, general.file_type),
       backend,
       weightsBytes:
         loaded.mappedBytes + loaded.repackedBytes + loaded.tokenizerBytes + loaded.hostProcessBytes,
@@ -163,8 +165,8 @@ function contextShape(info: GgufFileInfo, insights: GgufInsights): ContextShape 
   };
 }
 
-function fileTypeName(fileType: GgufFileType): string {
-  return GgufFileType[fileType] ?? `type ${fileType}`;
+function fileTypeName(names: typeof GgufFileType, fileType: GgufFileType): string {
+  return names[fileType] ?? `type ${fileType}`;
 }
 
 function describe(error: unknown): string {

@@ -4,7 +4,7 @@
  * file, or the two swapped, would otherwise abort llama.cpp or fail deep inside it.
  */
 import { stat } from 'node:fs/promises';
-import { readGgufFileInfo, type GgufFileInfo } from 'node-llama-cpp';
+import type { GgufFileInfo } from 'node-llama-cpp';
 import { QuireError } from '../../../shared/errors';
 import { describeGguf, type GgufDescription } from '../llama/describeGguf';
 import { ggufLayoutProblem } from '../llama/ggufLayout';
@@ -31,6 +31,8 @@ export async function checkVisionFiles(modelPath: string, projectorPath: string)
 async function readProjector(
   path: string,
 ): Promise<{ projectorBytes: number; projectorType: string | null }> {
+  // Loaded on first use, as in describeGguf.
+  const { readGgufFileInfo } = await import('node-llama-cpp');
   let info: GgufFileInfo;
   let bytes: number;
   try {
