@@ -129,6 +129,7 @@ function libraryFromFlags(values: { library?: string; region?: string; profile?:
   }
 }
 
+const ASK_USAGE = 'Usage: quire ask "<question>" [--model PATH.gguf] [--json]';
 const SEARCH_USAGE =
   'Usage: quire search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages] [--rewrite] [--rerank]';
 
@@ -223,6 +224,8 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'ask': {
+      // A blank question is the same mistake as a missing one, caught before any model loads.
+      if (!rest[0]?.trim()) throw new UsageError(ASK_USAGE);
       const { askCommand } = await import('./cli/askCommand');
       await askCommand(rest[0], {
         dataDir,

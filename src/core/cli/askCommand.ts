@@ -5,7 +5,6 @@ import { QuireError } from '../../shared/errors';
 import { AnswerPrinter, EXIT_CODES } from './answerPrinter';
 import { noModelHelp, startModelCore, type ModelCommandOptions } from './modelCommands';
 import { printJson } from './output';
-import { UsageError } from './usage';
 
 const STATUS_WORDS = {
   unverified: 'the answer did not pass the check against the documents',
@@ -57,8 +56,8 @@ export async function askCommand(
   question: string | undefined,
   options: ModelCommandOptions & { clarify?: boolean; reviewPlan?: boolean; scope?: Scope | null },
 ): Promise<void> {
-  // A blank question is the same mistake as a missing one, caught before any model loads.
-  if (!question?.trim()) throw new UsageError('Usage: quire ask "<question>" [--model PATH.gguf] [--json]');
+  if (!question)
+    throw new QuireError('invalid_input', 'Usage: quire ask "<question>" [--model PATH.gguf] [--json]');
   const core = await startModelCore(options, { attachEmbeddings: true });
   try {
     if (!(await core.models.chatModel('decide')) || !(await core.models.chatModel('answer'))) {
