@@ -127,6 +127,13 @@ export function cliBuildIsCurrent() {
   });
 }
 
+/** esbuild's first error with its place (`src/x.ts:3: Unexpected ";"`), or the error's first line. */
+function firstProblem(error) {
+  const first = error?.errors?.[0];
+  if (first?.location) return `${first.location.file}:${first.location.line}: ${first.text}`;
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0];
+}
+
 /**
  * The module to run for `quire`: the build, rebuilt first when a source changed since (a developer
  * editing src); the source through tsx, with one line saying so, when that rebuild fails.
@@ -137,7 +144,7 @@ export async function cliEntry() {
     await buildCli({ quiet: true });
     return pathToFileURL(bundle).href;
   } catch (error) {
-    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    const reason = firstProblem(error);
     process.stderr.write(
       `quire: rebuilding the CLI failed (${reason}); running it from source, slowly. ` +
         '`node packages/cli/build.mjs` says why.\n',
