@@ -22,6 +22,7 @@ const benches: Record<string, () => Promise<{ run: BenchFn }>> = {
   language: () => import('./bench/language'),
   'real-models': () => import('./bench/realModels'),
   embed: () => import('./bench/embed'),
+  'cli-start': () => import('./bench/cliStart'),
 };
 
 const [name, ...args] = process.argv.slice(2);

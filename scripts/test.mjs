@@ -96,6 +96,8 @@ mkdirSync('test-results', { recursive: true });
 check('typecheck', 'npm', ['run', '-s', 'typecheck']);
 check('lint', 'npm', ['run', '-s', 'lint']);
 check('build', 'npx', ['electron-vite', 'build']);
+// The CLI tests run `quire` from its build: a fresh one.
+check('CLI build', 'node', ['packages/cli/build.mjs']);
 check('Electron security audit (electronegativity)', 'npm', ['run', '-s', 'audit:security']);
 check('package and workflow checks', 'npm', ['run', '-s', 'check:package']);
 

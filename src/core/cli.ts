@@ -1,23 +1,21 @@
 /**
  * `quire`: the headless engine on the command line. Each command builds its own core on the data dir,
- * does its work and closes it; `serve` keeps running.
+ * does its work and closes it; `serve` keeps running. `npx quire` runs the build of this file
+ * (out/cli/quire.js, see packages/cli/build.mjs).
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ServerUrl } from '../shared/domain/models';
+import packageJson from '../../package.json' with { type: 'json' };
 import { QuireError } from '../shared/errors';
-import { askCommand } from './cli/askCommand';
-import { collectionsCommand } from './cli/collectionCommands';
-import { scopeFromFlags } from './cli/scopeFlags';
-import { indexCommand, searchCommand } from './cli/indexCommands';
-import { libraryCommand } from './cli/libraryCommands';
-import { modelsCommand } from './cli/modelCommands';
 import { endWithParentOrSignal } from './cli/commandLifetime';
 import { reportFailure } from './cli/output';
-import { serveCommand } from './cli/serveCommand';
+import { scopeFromFlags } from './cli/scopeFlags';
+import { failureExitCode, UsageError } from './cli/usage';
 import { defaultDataDir } from './common/dataDir';
 import { parseLibraryLocation } from './location/libraryLocation';
 import { modelLaunchOptions, visionLaunchProblem } from './models/launchOptions';
+
+// The commands load when run, not here: `quire --help` must not wait for LanceDB, ONNX or llama.cpp.
 
 const usage = `Usage: quire <command> [options]
 
@@ -68,46 +66,84 @@ Options:
                    only the documents of this collection
   --json           machine-readable output
   --yes            do not ask before downloading
+  --version        print Quire's version
+  -h, --help       print this help
 
-Exit codes of ask: 0 answered (checked, with citations), 2 declined or not verified, 1 failed.
+Exit codes: 0 done (for ask: answered, checked, with citations); 1 failed; 2 (ask) declined or not
+verified; 64 usage error (unknown command or option, missing argument, bad value).
 `;
 
+/** Reads the command line; what Node's parseArgs rejects is a usage error like any other. */
+function readArgs(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        'data-dir': { type: 'string' },
+        json: { type: 'boolean', default: false },
+        port: { type: 'string', default: '7420' },
+        host: { type: 'string', default: '127.0.0.1' },
+        help: { type: 'boolean', short: 'h', default: false },
+        k: { type: 'string', default: '10' },
+        mode: { type: 'string' },
+        'no-images': { type: 'boolean', default: false },
+        'no-ocr': { type: 'boolean', default: false },
+        'max-pages': { type: 'string' },
+        model: { type: 'string' },
+        embedder: { type: 'string' },
+        'page-embedder': { type: 'string' },
+        'vision-model': { type: 'string' },
+        'vision-projector': { type: 'string' },
+        reranker: { type: 'string' },
+        rewrite: { type: 'boolean', default: false },
+        rerank: { type: 'boolean', default: false },
+        'no-clarify': { type: 'boolean', default: false },
+        'review-plan': { type: 'boolean', default: false },
+        server: { type: 'string', multiple: true },
+        library: { type: 'string' },
+        region: { type: 'string' },
+        profile: { type: 'string' },
+        in: { type: 'string', multiple: true },
+        collection: { type: 'string', multiple: true },
+        documents: { type: 'boolean', default: false },
+        yes: { type: 'boolean', short: 'y', default: false },
+        version: { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`${message}\nRun \`quire --help\` for the commands and options.`);
+  }
+}
+
+/** The library location from --library; its mistakes are the command line's. */
+function libraryFromFlags(values: { library?: string; region?: string; profile?: string }) {
+  // Absent: the saved setting (or the local data folder) decides.
+  if (!values.library) return undefined;
+  try {
+    return parseLibraryLocation({
+      uri: values.library,
+      region: values.region ?? null,
+      profile: values.profile ?? null,
+    });
+  } catch (error) {
+    if (error instanceof QuireError && error.code === 'invalid_input') throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+const ASK_USAGE = 'Usage: quire ask "<question>" [--model PATH.gguf] [--json]';
+const SEARCH_USAGE =
+  'Usage: quire search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages] [--rewrite] [--rerank]';
+
 async function main(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      'data-dir': { type: 'string' },
-      json: { type: 'boolean', default: false },
-      port: { type: 'string', default: '7420' },
-      host: { type: 'string', default: '127.0.0.1' },
-      help: { type: 'boolean', short: 'h', default: false },
-      k: { type: 'string', default: '10' },
-      mode: { type: 'string' },
-      'no-images': { type: 'boolean', default: false },
-      'no-ocr': { type: 'boolean', default: false },
-      'max-pages': { type: 'string' },
-      model: { type: 'string' },
-      embedder: { type: 'string' },
-      'page-embedder': { type: 'string' },
-      'vision-model': { type: 'string' },
-      'vision-projector': { type: 'string' },
-      reranker: { type: 'string' },
-      rewrite: { type: 'boolean', default: false },
-      rerank: { type: 'boolean', default: false },
-      'no-clarify': { type: 'boolean', default: false },
-      'review-plan': { type: 'boolean', default: false },
-      server: { type: 'string', multiple: true },
-      library: { type: 'string' },
-      region: { type: 'string' },
-      profile: { type: 'string' },
-      in: { type: 'string', multiple: true },
-      collection: { type: 'string', multiple: true },
-      documents: { type: 'boolean', default: false },
-      yes: { type: 'boolean', short: 'y', default: false },
-    },
-  });
+  const { values, positionals } = readArgs(argv);
   const [command, ...rest] = positionals;
+  if (values.version) {
+    process.stdout.write(`${packageJson.version}\n`);
+    return;
+  }
   if (values.help || !command) {
     process.stdout.write(usage);
     return;
@@ -115,14 +151,7 @@ async function main(argv: string[]): Promise<void> {
   // Any command can run long (a big folder, a slow model): each ends with its wrapper or a signal.
   endWithParentOrSignal({ label: `quire ${command}`, serving: command === 'serve' });
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
-  // Absent: the saved setting (or the local data folder) decides.
-  const library = values.library
-    ? parseLibraryLocation({
-        uri: values.library,
-        region: values.region ?? null,
-        profile: values.profile ?? null,
-      })
-    : undefined;
+  const library = libraryFromFlags(values);
   const json = values.json ?? false;
   const launch = modelLaunchOptions({
     model: values.model,
@@ -133,30 +162,28 @@ async function main(argv: string[]): Promise<void> {
     visionProjector: values['vision-projector'],
   });
   const visionProblem = visionLaunchProblem(launch);
-  if (visionProblem) throw new QuireError('invalid_input', visionProblem);
+  if (visionProblem) throw new UsageError(visionProblem);
   const { servers } = launch;
-  for (const server of servers) {
-    if (!ServerUrl.safeParse(server).success) {
-      throw new QuireError(
-        'invalid_input',
-        `--server ${server}: a server address must be an http:// or https:// URL.`,
-      );
+  if (servers.length > 0) {
+    const { ServerUrl } = await import('../shared/domain/models');
+    for (const server of servers) {
+      if (!ServerUrl.safeParse(server).success) {
+        throw new UsageError(`--server ${server}: a server address must be an http:// or https:// URL.`);
+      }
     }
   }
   const scope = scopeFromFlags(values.in, values.collection);
   const maxPages = values['max-pages'] === undefined ? undefined : Number(values['max-pages']);
   if (maxPages !== undefined && !(Number.isInteger(maxPages) && maxPages >= 1))
-    throw new QuireError(
-      'invalid_input',
-      `--max-pages must be a whole number of pages, not "${values['max-pages']}".`,
-    );
+    throw new UsageError(`--max-pages must be a whole number of pages, not "${values['max-pages']}".`);
   const pageLimit = maxPages === undefined ? {} : { maxPagesPerDocument: maxPages };
   switch (command) {
     case 'serve': {
       const port = Number(values.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) {
-        throw new QuireError('invalid_input', `--port must be a port number, not "${values.port}".`);
+        throw new UsageError(`--port must be a port number, not "${values.port}".`);
       }
+      const { serveCommand } = await import('./cli/serveCommand');
       await serveCommand({
         dataDir,
         port,
@@ -167,7 +194,11 @@ async function main(argv: string[]): Promise<void> {
       });
       return;
     }
-    case 'index':
+    case 'index': {
+      if (!rest[0]) throw new UsageError('Usage: quire index <folder>');
+      if (launch.pageEmbedderPath !== null && values['no-images'])
+        throw new UsageError('--page-embedder reads page images: leave out --no-images.');
+      const { indexCommand } = await import('./cli/indexCommands');
       await indexCommand(rest[0], {
         dataDir,
         library,
@@ -178,10 +209,17 @@ async function main(argv: string[]): Promise<void> {
         ...launch,
       });
       return;
+    }
     case 'search': {
+      if (!rest[0]?.trim()) throw new UsageError(SEARCH_USAGE);
       const k = Number(values.k);
-      if (!Number.isInteger(k) || k < 1 || k > 100)
-        throw new QuireError('invalid_input', '--k must be between 1 and 100.');
+      if (!Number.isInteger(k) || k < 1 || k > 100) throw new UsageError('--k must be between 1 and 100.');
+      if (values.mode !== undefined) {
+        const { SearchMode } = await import('../shared/domain/search');
+        if (!SearchMode.safeParse(values.mode).success)
+          throw new UsageError(`--mode must be one of: ${SearchMode.options.join(', ')}.`);
+      }
+      const { searchCommand } = await import('./cli/indexCommands');
       await searchCommand(rest[0], {
         dataDir,
         library,
@@ -197,7 +235,10 @@ async function main(argv: string[]): Promise<void> {
       });
       return;
     }
-    case 'ask':
+    case 'ask': {
+      // A blank question is the same mistake as a missing one, caught before any model loads.
+      if (!rest[0]?.trim()) throw new UsageError(ASK_USAGE);
+      const { askCommand } = await import('./cli/askCommand');
       await askCommand(rest[0], {
         dataDir,
         json,
@@ -207,18 +248,29 @@ async function main(argv: string[]): Promise<void> {
         scope,
       });
       return;
-    case 'collections':
+    }
+    case 'collections': {
+      const { collectionsCommand } = await import('./cli/collectionCommands');
       await collectionsCommand(rest, { dataDir, json });
       return;
-    case 'models':
+    }
+    case 'models': {
+      const { modelsCommand } = await import('./cli/modelCommands');
       await modelsCommand(rest, { dataDir, json, yes: values.yes ?? false, ...launch });
       return;
-    case 'library':
+    }
+    case 'library': {
+      const { libraryCommand } = await import('./cli/libraryCommands');
       await libraryCommand(rest, { dataDir, json });
       return;
+    }
     default:
-      throw new QuireError('invalid_input', `Unknown command "${command}".\n\n${usage}`);
+      throw new UsageError(`Unknown command "${command}".\n\n${usage}`);
   }
 }
 
-main(process.argv.slice(2)).catch(reportFailure);
+main(process.argv.slice(2)).catch((error: unknown) => {
+  reportFailure(error);
+  // 2 stays ask's "declined or not verified": any other failure is 1, a usage error 64.
+  process.exitCode = failureExitCode(error);
+});

@@ -5,6 +5,7 @@ import { QuireError } from '../../shared/errors';
 import { createCore } from '../createCore';
 import { closeBeforeExit } from './commandLifetime';
 import { printJson, say } from './output';
+import { UsageError } from './usage';
 
 const USAGE =
   'Usage: quire collections list | create NAME | rename NAME NEW | delete NAME | add NAME PATH... | remove NAME PATH...';
@@ -26,7 +27,7 @@ export async function collectionsCommand(
     };
     const paths = rest.map((p) => resolve(p));
     const need = (ok: boolean) => {
-      if (!ok) throw new QuireError('invalid_input', USAGE);
+      if (!ok) throw new UsageError(USAGE);
     };
     let changed: Collection | null = null;
     switch (verb) {

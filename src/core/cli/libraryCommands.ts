@@ -3,6 +3,7 @@ import { QuireError } from '../../shared/errors';
 import { createCore } from '../createCore';
 import { closeBeforeExit } from './commandLifetime';
 import { formatBytes, printJson, say } from './output';
+import { UsageError } from './usage';
 
 export async function libraryCommand(
   args: string[],
@@ -16,7 +17,7 @@ export async function libraryCommand(
     switch (verb) {
       case 'add': {
         const folder = rest[0];
-        if (!folder) throw new QuireError('invalid_input', 'Usage: quire library add <folder>');
+        if (!folder) throw new UsageError('Usage: quire library add <folder>');
         const root = await core.library.addFolder(resolve(folder));
         await core.library.whenIdle();
         const count = core.library.snapshot().documents.filter((d) => d.rootId === root.id).length;
@@ -26,7 +27,7 @@ export async function libraryCommand(
       }
       case 'remove': {
         const folder = rest[0];
-        if (!folder) throw new QuireError('invalid_input', 'Usage: quire library remove <folder>');
+        if (!folder) throw new UsageError('Usage: quire library remove <folder>');
         const root = core.library.snapshot().roots.find((r) => r.path === resolve(folder) || r.id === folder);
         if (!root) throw new QuireError('not_found', `${folder} is not in the library.`);
         await core.library.removeFolder(root.id);
@@ -71,7 +72,7 @@ export async function libraryCommand(
         return;
       }
       default:
-        throw new QuireError('invalid_input', 'Usage: quire library add|remove|list');
+        throw new UsageError('Usage: quire library add|remove|list');
     }
   } finally {
     await core.dispose();

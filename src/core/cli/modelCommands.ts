@@ -7,6 +7,7 @@ import type { ModelLaunchOptions } from '../models/launchOptions';
 import { closeBeforeExit } from './commandLifetime';
 import { formatBytes, printJson, say, shown, tell } from './output';
 import { printProposal } from './proposalText';
+import { UsageError } from './usage';
 
 /** Options of the commands that use models. */
 export interface ModelCommandOptions extends ModelLaunchOptions {
@@ -46,8 +47,7 @@ const USAGE = 'Usage: quire models status|recommend|setup [--yes] [--model PATH.
 
 export async function modelsCommand(args: string[], options: ModelCommandOptions): Promise<void> {
   const verb = args[0];
-  if (verb !== 'status' && verb !== 'recommend' && verb !== 'setup')
-    throw new QuireError('invalid_input', USAGE);
+  if (verb !== 'status' && verb !== 'recommend' && verb !== 'setup') throw new UsageError(USAGE);
   const core = await startModelCore(options);
   try {
     if (verb === 'status') return await statusCommand(core, options);

@@ -8,10 +8,11 @@ import { ALLOCATOR_ENV } from './allocator';
 /*
  * Starting worker threads and child processes from both source and the built app.
  *
- * From source (tests, the CLI run through tsx) an entry is a `.ts` file: a child process gets tsx's
+ * From source (tests, scripts run through tsx) an entry is a `.ts` file: a child process gets tsx's
  * loader through --import, and a worker starts in a tiny bootstrap that registers tsx first, because
- * Node 20 does not apply --import hooks inside workers. In the built app every `*.worker.ts` and
- * `*.child.ts` is emitted as `out/main/<name>.js`, beside the bundle that starts it.
+ * Node 20 does not apply --import hooks inside workers. Built, every `*.worker.ts` and `*.child.ts` is
+ * emitted as `<name>.js` beside the bundle that starts it: `out/main/` for the app, `out/cli/` for the
+ * command line (packages/cli/build.mjs).
  */
 
 function isSource(callerUrl: string): boolean {

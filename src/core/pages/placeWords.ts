@@ -1,8 +1,9 @@
-import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import type { SKRSContext2D } from '@napi-rs/canvas';
 import { CELL_PADDING_X, CELL_PADDING_Y, LINE_STYLES } from '../../shared/domain/pageLayout';
 import type { PageTextLine, PageWord } from '../../shared/domain/pages';
 import type { TextRun } from '../documents/pdf/textRuns';
 import type { OcrPageRecord } from '../documents/ocr/ocrStore';
+import { createCanvas } from '../documents/render/canvas';
 import { LAID_OUT_FONT } from '../documents/render/laidOutRaster';
 
 /*

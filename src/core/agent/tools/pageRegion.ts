@@ -3,7 +3,7 @@
  * coordinates (PDF points from the top-left, like citation boxes), so they are scaled onto the stored
  * image by the page's size before sharp cuts them out.
  */
-import sharp from 'sharp';
+import { loadSharp } from '../../common/sharp';
 import type { BoundingBox } from '../../../shared/domain/search';
 
 export interface PageSize {
@@ -34,7 +34,7 @@ export async function cropToRegion(
   page: PageSize,
   region: BoundingBox,
 ): Promise<Uint8Array | null> {
-  const meta = await sharp(image).metadata();
+  const meta = await loadSharp()(image).metadata();
   const imageWidth = meta.width ?? 0;
   const imageHeight = meta.height ?? 0;
   const scaleX = imageWidth / page.width;
@@ -44,7 +44,7 @@ export async function cropToRegion(
   const right = Math.min(imageWidth, Math.ceil((region.x + region.width) * scaleX));
   const bottom = Math.min(imageHeight, Math.ceil((region.y + region.height) * scaleY));
   if (right - left < 1 || bottom - top < 1) return null;
-  let crop = sharp(image).extract({ left, top, width: right - left, height: bottom - top });
+  let crop = loadSharp()(image).extract({ left, top, width: right - left, height: bottom - top });
   if (Math.max(right - left, bottom - top) < MIN_LONG_EDGE) {
     const landscape = right - left >= bottom - top;
     crop = crop.resize(landscape ? { width: MIN_LONG_EDGE } : { height: MIN_LONG_EDGE });

@@ -4,7 +4,7 @@ import { copyFile, mkdir, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { createWorker, OEM, type Worker as TesseractWorker } from 'tesseract.js';
+import type { Worker as TesseractWorker } from 'tesseract.js';
 import { QuireError } from '../../../shared/errors';
 import { encodeGreyPng } from './greyPng';
 import { releasePixels } from './pageGeometry';
@@ -19,6 +19,11 @@ import type {
 } from './types';
 
 const require = createRequire(import.meta.url);
+
+/** tesseract.js, loaded when a page is first read: processes that OCR nothing skip its modules. */
+function loadTesseract() {
+  return import('tesseract.js');
+}
 
 /**
  * Languages whose Tesseract data can ship as `@tesseract.js-data/<code>` packages; those installed
@@ -168,6 +173,7 @@ export class TesseractEngine implements OcrEngine {
     this.orientation ??= this.start(async () => {
       const langPath = tesseractDataDir('osd', ORIENTATION_DATA);
       if (!langPath) throw new QuireError('unsupported', 'The orientation model (osd) is not installed.');
+      const { createWorker, OEM } = await loadTesseract();
       const worker = await createWorker('osd', OEM.TESSERACT_ONLY, {
         langPath,
         cacheMethod: 'none',
@@ -220,6 +226,7 @@ export class TesseractEngine implements OcrEngine {
         const packed = this.modelDir === undefined;
         const langPath =
           wanted.length === 1 || !packed ? dirs[0]! : await sideBySide(wanted, dirs as string[]);
+        const { createWorker, OEM } = await loadTesseract();
         const worker = await createWorker(wanted, OEM.LSTM_ONLY, {
           langPath,
           cacheMethod: 'none',

@@ -1,4 +1,5 @@
-import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import type { SKRSContext2D } from '@napi-rs/canvas';
+import { createCanvas } from './canvas';
 import { CELL_PADDING_X, CELL_PADDING_Y, LINE_STYLES } from '../../../shared/domain/pageLayout';
 import type { PageTextLine } from '../../../shared/domain/pages';
 import { rasterSizes, type PageRasters, type RasterPage } from './raster';

@@ -1,17 +1,20 @@
 import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp, { type WebpOptions } from 'sharp';
+import type { WebpOptions } from 'sharp';
 import { writeFileAtomic } from '../../common/atomicFile';
+import { configureSharp, loadSharp } from '../../common/sharp';
 import { QuireError } from '../../../shared/errors';
 import type { StoredFiles } from '../../common/storedFiles';
 import type { PageImageRef } from '../types';
 import type { PageRasters, RasterPage } from './raster';
 import { isDiskFull } from '../../common/diskSpace';
 
-// Each page is encoded once: libvips's operation cache would only hold on to memory (pages are large).
-sharp.cache(false);
-// The document pool already runs one encode per core; libvips threads on top of that only contend.
-sharp.concurrency(1);
+configureSharp((sharp) => {
+  // Each page is encoded once: libvips's operation cache would only hold on to memory (pages are large).
+  sharp.cache(false);
+  // The document pool already runs one encode per core; libvips threads on top of that only contend.
+  sharp.concurrency(1);
+});
 
 const FULL_QUALITY = 80;
 const THUMBNAIL_QUALITY = 70;
@@ -88,7 +91,7 @@ export class PageImageStore {
       await this.fetchMissing(paths.thumbnail);
       await this.fetchMissing(paths.full);
       await stat(this.absolutePath(paths.thumbnail));
-      const { width, height } = await sharp(this.absolutePath(paths.full)).metadata();
+      const { width, height } = await loadSharp()(this.absolutePath(paths.full)).metadata();
       if (!width || !height) return null;
       return { page, ...paths, width, height };
     } catch {
@@ -131,7 +134,7 @@ export class PageImageStore {
 
 function encodeWebp(raster: RasterPage, options: WebpOptions): Promise<Buffer> {
   const { pixels, channels, width, height } = raster;
-  const image = sharp(pixels, { raw: { width, height, channels } });
+  const image = loadSharp()(pixels, { raw: { width, height, channels } });
   // A fourth channel is white's opacity: dropping it shrinks the encode.
   return (channels === 4 ? image.removeAlpha() : image).webp(options).toBuffer();
 }

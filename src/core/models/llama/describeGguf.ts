@@ -6,7 +6,7 @@
  * are avoided for that reason). The figures are what the model host process holds resident (see
  * residentMemory.ts).
  */
-import { GgufFileType, GgufInsights, readGgufFileInfo, type GgufFileInfo } from 'node-llama-cpp';
+import type { GgufFileInfo, GgufFileType, GgufInsights } from 'node-llama-cpp';
 import { QuireError } from '../../../shared/errors';
 import { checkedGguf } from '../ggufHeader';
 import {
@@ -69,6 +69,8 @@ export async function describeGguf(
 ): Promise<GgufDescription> {
   const backend = options.backend ?? llamaBackend();
   const fileBytes = (await checkedGguf(path)).fileBytes;
+  // Loaded on first use: hundreds of modules a process that never reads a model should not pay for.
+  const { GgufFileType, GgufInsights, readGgufFileInfo } = await import('node-llama-cpp');
   let info: GgufFileInfo;
   try {
     info = await readGgufFileInfo(path, { sourceType: 'filesystem', logWarnings: false });
@@ -111,7 +113,7 @@ export async function describeGguf(
       fileBytes,
       architecture: String(general?.architecture ?? 'unknown'),
       name: general?.name ?? null,
-      fileType: general?.file_type === undefined ? null : fileTypeName(general.file_type),
+      fileType: general?.file_type === undefined ? null : fileTypeName(GgufFileType, general.file_type),
       backend,
       weightsBytes:
         loaded.mappedBytes + loaded.repackedBytes + loaded.tokenizerBytes + loaded.hostProcessBytes,
@@ -160,8 +162,8 @@ function contextShape(info: GgufFileInfo, insights: GgufInsights): ContextShape 
   };
 }
 
-function fileTypeName(fileType: GgufFileType): string {
-  return GgufFileType[fileType] ?? `type ${fileType}`;
+function fileTypeName(names: typeof GgufFileType, fileType: GgufFileType): string {
+  return names[fileType] ?? `type ${fileType}`;
 }
 
 function describe(error: unknown): string {

@@ -4,7 +4,7 @@
  * loading and running models as the host does, and llama.cpp's load log.
  * Where a part depends on the machine it is decided per backend, and the unsure cases err high.
  */
-import { GgmlType, type GgufTensorInfo } from 'node-llama-cpp';
+import type { GgmlType, GgufTensorInfo } from 'node-llama-cpp';
 import type { LlamaGpuSetting } from './protocol';
 
 /** Where llama.cpp runs the model's layers, as far as memory goes. */
@@ -41,6 +41,22 @@ interface RepackedType {
   rowMultiple: number;
 }
 
+/**
+ * node-llama-cpp's GgmlType numbers (GGML's type ids) for the types below, written out: importing its
+ * enum would load all of node-llama-cpp (hundreds of modules) into every process that plans memory,
+ * `quire search` among them. `satisfies` fails to compile if a number differs from the enum's.
+ */
+const GGML = {
+  Q4_0: 2,
+  Q8_0: 8,
+  Q2_K: 10,
+  Q4_K: 12,
+  Q5_K: 13,
+  Q6_K: 14,
+  IQ4_NL: 20,
+  MXFP4: 39,
+} as const satisfies { [K in keyof typeof GgmlType]?: (typeof GgmlType)[K] };
+
 const q4_0 = { blockBytes: 18, blockElements: 32 };
 const q4_K = { blockBytes: 144, blockElements: 256 };
 
@@ -53,20 +69,20 @@ const q4_K = { blockBytes: 144, blockElements: 256 };
  */
 const REPACKED_TYPES: Record<Exclude<LlamaBackend, 'metal'>, ReadonlyMap<GgmlType, RepackedType>> = {
   'cpu-x64': new Map([
-    [GgmlType.Q4_0, { ...q4_0, rowMultiple: 8 }],
-    [GgmlType.Q4_K, { ...q4_K, rowMultiple: 8 }],
-    [GgmlType.IQ4_NL, { blockBytes: 18, blockElements: 32, rowMultiple: 8 }],
-    [GgmlType.MXFP4, { blockBytes: 17, blockElements: 32, rowMultiple: 8 }],
-    [GgmlType.Q2_K, { blockBytes: 84, blockElements: 256, rowMultiple: 8 }],
+    [GGML.Q4_0, { ...q4_0, rowMultiple: 8 }],
+    [GGML.Q4_K, { ...q4_K, rowMultiple: 8 }],
+    [GGML.IQ4_NL, { blockBytes: 18, blockElements: 32, rowMultiple: 8 }],
+    [GGML.MXFP4, { blockBytes: 17, blockElements: 32, rowMultiple: 8 }],
+    [GGML.Q2_K, { blockBytes: 84, blockElements: 256, rowMultiple: 8 }],
   ]),
   'cpu-arm64': new Map([
-    [GgmlType.Q4_0, { ...q4_0, rowMultiple: 4 }],
-    [GgmlType.Q4_K, { ...q4_K, rowMultiple: 8 }],
-    [GgmlType.Q5_K, { blockBytes: 176, blockElements: 256, rowMultiple: 8 }],
-    [GgmlType.Q6_K, { blockBytes: 210, blockElements: 256, rowMultiple: 8 }],
-    [GgmlType.IQ4_NL, { blockBytes: 18, blockElements: 32, rowMultiple: 4 }],
-    [GgmlType.MXFP4, { blockBytes: 17, blockElements: 32, rowMultiple: 4 }],
-    [GgmlType.Q8_0, { blockBytes: 34, blockElements: 32, rowMultiple: 4 }],
+    [GGML.Q4_0, { ...q4_0, rowMultiple: 4 }],
+    [GGML.Q4_K, { ...q4_K, rowMultiple: 8 }],
+    [GGML.Q5_K, { blockBytes: 176, blockElements: 256, rowMultiple: 8 }],
+    [GGML.Q6_K, { blockBytes: 210, blockElements: 256, rowMultiple: 8 }],
+    [GGML.IQ4_NL, { blockBytes: 18, blockElements: 32, rowMultiple: 4 }],
+    [GGML.MXFP4, { blockBytes: 17, blockElements: 32, rowMultiple: 4 }],
+    [GGML.Q8_0, { blockBytes: 34, blockElements: 32, rowMultiple: 4 }],
   ]),
 };
 

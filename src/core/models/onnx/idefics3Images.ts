@@ -4,7 +4,7 @@
  * whole image squeezed to one tile as a global view, then scale pixels and normalise per channel.
  * Resampling is LANCZOS at every step (sharp's lanczos3).
  */
-import sharp from 'sharp';
+import { loadSharp } from '../../common/sharp';
 import type { ImageSettings } from './colModernVBertSettings';
 
 export interface PreprocessedImage {
@@ -24,7 +24,7 @@ interface RgbImage {
 }
 
 async function decodeRgb(bytes: Uint8Array): Promise<RgbImage> {
-  const { data, info } = await sharp(bytes, { failOn: 'error', limitInputPixels: 1e8 })
+  const { data, info } = await loadSharp()(bytes, { failOn: 'error', limitInputPixels: 1e8 })
     .removeAlpha()
     .toColourspace('srgb')
     .raw()
@@ -35,7 +35,7 @@ async function decodeRgb(bytes: Uint8Array): Promise<RgbImage> {
 
 async function resized(image: RgbImage, width: number, height: number): Promise<RgbImage> {
   if (width === image.width && height === image.height) return image;
-  const { data, info } = await sharp(image.data, {
+  const { data, info } = await loadSharp()(image.data, {
     raw: { width: image.width, height: image.height, channels: 3 },
   })
     .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })

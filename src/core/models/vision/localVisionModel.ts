@@ -4,7 +4,7 @@
  * memory budget while loaded. It serves the `see` role as a ChatModel that takes images.
  */
 import { basename } from 'node:path';
-import sharp from 'sharp';
+import { loadSharp } from '../../common/sharp';
 import type { MemoryEntry } from '../../../shared/domain/models';
 import { QuireError } from '../../../shared/errors';
 import { HostClient, type HostCallOptions } from '../host/hostClient';
@@ -66,7 +66,7 @@ async function readableImage(image: Uint8Array): Promise<Uint8Array> {
   const png = image[0] === 0x89 && image[1] === 0x50;
   const jpeg = image[0] === 0xff && image[1] === 0xd8;
   if (png || jpeg) return image;
-  return new Uint8Array(await sharp(image).png().toBuffer());
+  return new Uint8Array(await loadSharp()(image).png().toBuffer());
 }
 
 function cancelled(): QuireError {

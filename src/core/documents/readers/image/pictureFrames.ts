@@ -1,4 +1,5 @@
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
+import { loadSharp } from '../../../common/sharp';
 import { QuireError } from '../../../../shared/errors';
 import type { RasterPage } from '../../render/raster';
 
@@ -61,7 +62,12 @@ export async function drawFrame(path: string, page: number, longEdge: number): P
 }
 
 function open(path: string, frame: number) {
-  return sharp(path, { failOn: 'error', limitInputPixels: LIMIT_PIXELS, page: frame, autoOrient: true });
+  return loadSharp()(path, {
+    failOn: 'error',
+    limitInputPixels: LIMIT_PIXELS,
+    page: frame,
+    autoOrient: true,
+  });
 }
 
 function frameOf(metadata: Metadata, page: number): PictureFrame {
