@@ -4,6 +4,7 @@ import { guardProcess } from '../common/processGuards';
 import { lowerThisProcess } from '../common/processPriority';
 import { createCore } from '../createCore';
 import type { ModelLaunchOptions } from '../models/launchOptions';
+import { storedToken } from '../server/auth';
 import { startLoopbackServer } from '../server/loopbackServer';
 
 /** The renderer build, relative to this file in the source tree. */
@@ -44,6 +45,7 @@ export async function serveCommand(
     staticDir: process.env.QUIRE_RENDERER_DIR ?? rendererBuild,
     host: options.host,
     port: options.port,
+    token: storedToken(options.dataDir),
   });
   if (options.host !== '127.0.0.1' && options.host !== 'localhost') {
     console.warn(

@@ -22,7 +22,14 @@ function panel(): ReactNode {
         </>
       );
     case 'library':
-      return <LibrarySidebar />;
+      return harnessSetup.inAppColumns ? (
+        <div className="app__columns app__columns--panel-closed" style={{ height: '100vh' }}>
+          <LibrarySidebar />
+          <main />
+        </div>
+      ) : (
+        <LibrarySidebar />
+      );
     case 'models':
       return <ModelsPanel />;
     case 'viewer':

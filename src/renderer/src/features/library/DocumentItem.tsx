@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import type { DocumentInfo } from '../../../../shared/domain/library';
 import { ErrorMessage } from '../../components/ErrorMessage';
+import { MiddleName } from '../../components/MiddleName';
 import { fileName, formatBytes, formatPageCount } from '../../lib/format';
 import { describeDocumentOcr } from '../../lib/textProvenance';
 import { useAction } from '../../lib/useAction';
@@ -52,10 +53,10 @@ export const DocumentItem = memo(function DocumentItem({ document }: DocumentIte
           type="button"
           className="document-item__name"
           data-testid="open-document"
-          title={folder ? `In ${folder}` : document.path}
+          title={folder ? `${name}, in ${folder}` : document.path}
           onClick={open}
         >
-          {name}
+          <MiddleName name={name} title={null} />
         </button>
         <span className="document-item__labels">
           {language && (

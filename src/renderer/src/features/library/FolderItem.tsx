@@ -1,6 +1,7 @@
 import { useId, useMemo, useState } from 'react';
 import type { DocumentInfo, LibraryRoot, SkippedFile } from '../../../../shared/domain/library';
 import { ErrorMessage } from '../../components/ErrorMessage';
+import { MiddleName } from '../../components/MiddleName';
 import { fileName, plural } from '../../lib/format';
 import { useAction } from '../../lib/useAction';
 import { AskAboutButton } from '../chat/AskAboutButton';
@@ -43,26 +44,26 @@ export function FolderItem({ root, documents, shown, filtering, skipped, complet
           onClick={() => setExpanded(!expanded)}
         >
           <span className="disclosure" aria-hidden="true" />
-          <span className="folder-item__name" title={root.path}>
-            {name}
-          </span>
+          <MiddleName name={name} title={root.path} className="folder-item__name" />
           <span className="folder-item__count" data-testid="folder-count" aria-busy={!complete}>
             {!complete ? '…' : filtering ? `${shown.length} of ${documents.length}` : documents.length}
           </span>
         </button>
-        <AskAboutButton scope={{ paths: [root.path] }} name={name} />
-        <AddToCollection path={root.path} name={name} />
-        <button
-          type="button"
-          className="button button--small button--quiet"
-          aria-label={`Remove folder ${root.path}`}
-          aria-expanded={confirming}
-          disabled={busy}
-          data-testid="remove-folder-button"
-          onClick={() => setConfirming(true)}
-        >
-          Remove
-        </button>
+        <span className="folder-item__actions">
+          <AskAboutButton scope={{ paths: [root.path] }} name={name} />
+          <AddToCollection path={root.path} name={name} />
+          <button
+            type="button"
+            className="button button--small button--quiet"
+            aria-label={`Remove folder ${root.path}`}
+            aria-expanded={confirming}
+            disabled={busy}
+            data-testid="remove-folder-button"
+            onClick={() => setConfirming(true)}
+          >
+            Remove
+          </button>
+        </span>
       </div>
       {confirming && (
         <div className="folder-item__confirm" role="alertdialog" aria-label={`Remove ${name}?`}>
