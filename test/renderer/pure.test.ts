@@ -36,8 +36,10 @@ import { readStoredTheme } from '../../src/renderer/src/features/settings/theme'
 describe('format', () => {
   it('formats bytes', () => {
     expect(formatBytes(0)).toBe('0 B');
-    expect(formatBytes(1536)).toBe('1.5 KB');
-    expect(formatBytes(16 * 2 ** 30)).toBe('16 GB');
+    expect(formatBytes(1500)).toBe('1.5 KB');
+    expect(formatBytes(16e9)).toBe('16 GB');
+    // The engine writes 25.3 GB for these bytes: the app must not say 23.5.
+    expect(formatBytes(25.3e9)).toBe('25.3 GB');
     expect(formatBytes(-1)).toBe('—');
   });
   it('formats eta', () => {

@@ -17,7 +17,7 @@ function how(role: RoleProposal): string {
     case 'download':
       return `Download ${formatBytes(role.downloadBytes)}`;
     case 'ollama':
-      return `ollama pull ${role.ollamaModel ?? role.modelId}`;
+      return `Through Ollama: ${role.ollamaModel ?? role.modelId}`;
     case 'present':
       return 'Already here';
     case 'server':
