@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { roleAdvice, TYPICAL_MACHINE } from '../../src/core/models/catalogue/advice';
+import type { ResolveRolesInput } from '../../src/core/models/roleResolution';
 import { resolveRoles } from '../../src/core/models/roles';
 import { reasonForApp } from '../../src/renderer/src/features/models/roleReason';
 
@@ -19,7 +20,7 @@ const emptyOllama = {
 };
 
 describe('reasons in the app', () => {
-  for (const [what, input] of [
+  const cases: Array<[string, ResolveRolesInput]> = [
     ['no server, generic advice', { settings: {}, servers: [], localModelPath: null }],
     ['an empty Ollama, generic advice', { settings: {}, servers: [emptyOllama], localModelPath: null }],
     [
@@ -28,7 +29,7 @@ describe('reasons in the app', () => {
         settings: {},
         servers: [],
         localModelPath: null,
-        advice: (role: Parameters<typeof roleAdvice>[0]) => roleAdvice(role, TYPICAL_MACHINE, '/models'),
+        advice: (role) => roleAdvice(role, TYPICAL_MACHINE, '/models'),
       },
     ],
     [
@@ -40,7 +41,8 @@ describe('reasons in the app', () => {
         unusableModels: new Map([['/models/broken.gguf', 'Its header is not a GGUF header.']]),
       },
     ],
-  ] as const) {
+  ];
+  for (const [what, input] of cases) {
     it(`keeps what is missing and drops the commands: ${what}`, () => {
       for (const role of resolveRoles(input)) {
         if (role.provider !== null) continue;
