@@ -9,7 +9,14 @@ import { useChatStore } from '../chat/chatStore';
 import { AddToCollection } from '../collections/AddToCollection';
 import { usePagesStore } from '../pages/pagesStore';
 import { useLibraryStore } from './libraryStore';
-import { canRetry, describeLanguage, showsReasonLine, STATE_LABELS, stateReason } from './libraryView';
+import {
+  canAsk,
+  canRetry,
+  describeLanguage,
+  showsReasonLine,
+  STATE_LABELS,
+  stateReason,
+} from './libraryView';
 import { UnlockForm } from './UnlockForm';
 
 interface DocumentItemProps {
@@ -36,11 +43,13 @@ export const DocumentItem = memo(function DocumentItem({ document }: DocumentIte
   if (canRetry(document)) {
     actions.push({ label: 'Retry', testId: 'retry-document', run: () => void retry.run(document.id) });
   }
-  actions.push({
-    label: 'Ask about this',
-    testId: 'ask-about-button',
-    run: () => useChatStore.getState().askAbout({ paths: [document.path] }),
-  });
+  if (canAsk(document)) {
+    actions.push({
+      label: 'Ask about this',
+      testId: 'ask-about-button',
+      run: () => useChatStore.getState().askAbout({ paths: [document.path] }),
+    });
+  }
   return (
     <li
       className="document-item"
