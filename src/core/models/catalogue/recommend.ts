@@ -298,7 +298,8 @@ export function proposeModelSet(
     notes.push(
       'Files without a published sha256 are checked against the hash the host states when they download.',
     );
-  if (!machine.appleSilicon) notes.push('No Metal GPU: models run on the CPU.');
+  // Said once here; the machine line above the set names the memory only.
+  if (!machine.appleSilicon) notes.push('No GPU acceleration: models run on the CPU.');
   return {
     machine: {
       totalMemoryBytes: machine.totalBytes,

@@ -56,7 +56,7 @@ function firstStep(nothingToFetch: boolean, started: boolean): string {
 
 function machineLine(proposal: SetupProposal): string {
   const machine = proposal.machine;
-  const memory = `${formatBytes(machine.totalMemoryBytes)} ${machine.unifiedMemory ? 'unified memory with Metal' : 'of RAM, no GPU acceleration'}`;
+  const memory = `${formatBytes(machine.totalMemoryBytes)} ${machine.unifiedMemory ? 'unified memory with Metal' : 'of RAM'}`;
   const disk = machine.freeDiskBytes === null ? '' : `, ${formatBytes(machine.freeDiskBytes)} free on disk`;
   return `For this machine (${memory}${disk}):`;
 }
