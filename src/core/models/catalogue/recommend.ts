@@ -131,7 +131,7 @@ export function pickModel(
   if (stronger && !machine.appleSilicon) {
     return {
       model: chosen,
-      why: `no Metal GPU here, so models run on the CPU, where generation speed follows the weights' size and ${stronger.label} (${formatBytes(fileBytes(stronger))} of weights against ${formatBytes(fileBytes(chosen))}) would answer more slowly; ${chosen.label} fits in ${total} beside the embedders`,
+      why: `with no GPU acceleration models run on the CPU, where generation speed follows the weights' size and ${stronger.label} (${formatBytes(fileBytes(stronger))} of weights against ${formatBytes(fileBytes(chosen))}) would answer more slowly; ${chosen.label} fits in ${total} beside the embedders`,
     };
   }
   return {

@@ -28,6 +28,8 @@ interface RoleListProps {
 }
 
 export function RoleList({ roles, onGetModel }: RoleListProps) {
+  // One way to the set-up is enough: on the first role nothing serves.
+  const firstMissing = roles.find((role) => role.provider === null)?.role;
   return (
     <ul className="role-list">
       {roles.map((role) => (
@@ -49,7 +51,7 @@ export function RoleList({ roles, onGetModel }: RoleListProps) {
             </p>
           )}
           <p className="role-row__reason muted small">{reasonForApp(role.reason)}</p>
-          {role.provider === null && (
+          {role.role === firstMissing && (
             <button
               type="button"
               className="button button--link button--small role-row__get"
