@@ -164,9 +164,13 @@ export function SetupCard({ onDismiss }: { onDismiss?: () => void }) {
               {role.memoryBytes !== null && ` · ${formatBytes(role.memoryBytes)} in memory`}
               {!role.runtimeReady && ' · not usable in this build yet'}
             </p>
-            <p className="muted small">
-              {role.reason.charAt(0).toUpperCase() + role.reason.slice(1)}. {role.licence}; {role.quality}.
-            </p>
+            {/* The size and the memory decide; why this model, its licence and its scores are there on request. */}
+            <details className="setup-role__why muted small">
+              <summary>Why this model</summary>
+              <p>
+                {role.reason.charAt(0).toUpperCase() + role.reason.slice(1)}. {role.licence}; {role.quality}.
+              </p>
+            </details>
           </li>
         ))}
       </ul>
