@@ -89,6 +89,8 @@ for (const width of [360, 1440]) {
     // Names lose their middle, not their end, and the whole name is on hover.
     const longFile = page.getByTestId('open-document').filter({ hasText: 'FINAL-v7.pdf' }).first();
     expect(await longFile.getAttribute('title')).toContain(FILE_NAMES[0]!);
+    // Drawn in two pieces, read whole.
+    await expect(page.getByRole('button', { name: FILE_NAMES[0]!, exact: true }).first()).toBeVisible();
     await expect(longFile.locator('.middle-name__tail')).toBeVisible();
     const collectionName = page.getByTestId('collection-item').first().locator('.collection-item__name');
     await expect(collectionName).toHaveAttribute('title', COLLECTIONS[0]!.name);

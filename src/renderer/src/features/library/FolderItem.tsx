@@ -32,6 +32,11 @@ export function FolderItem({ root, documents, shown, filtering, skipped, complet
   const name = fileName(root.path);
   // Counted again only when the folder's documents change, not on each redraw of the folder.
   const summary = useMemo(() => summarizeStates(documents), [documents]);
+  const count = !complete
+    ? '…'
+    : filtering
+      ? `${shown.length} of ${documents.length}`
+      : `${documents.length}`;
 
   return (
     <li className="folder-item" data-testid="folder-item" data-root-id={root.id}>
@@ -41,12 +46,14 @@ export function FolderItem({ root, documents, shown, filtering, skipped, complet
           className="folder-item__toggle"
           aria-expanded={expanded}
           aria-controls={listId}
+          // The name is drawn in two pieces to lose its middle; it is read whole.
+          aria-label={`${name}, ${count}`}
           onClick={() => setExpanded(!expanded)}
         >
           <span className="disclosure" aria-hidden="true" />
           <MiddleName name={name} title={root.path} className="folder-item__name" />
           <span className="folder-item__count" data-testid="folder-count" aria-busy={!complete}>
-            {!complete ? '…' : filtering ? `${shown.length} of ${documents.length}` : documents.length}
+            {count}
           </span>
         </button>
         <span className="folder-item__actions">
