@@ -2,7 +2,9 @@
  * `npm run screenshots [-- --out DIR]`: pictures of the app for the README, taken from the real app in
  * Chromium against `quire serve` over a few files of the test corpus. The model is the scripted
  * stand-in the browser tests use (an OpenAI-compatible server on 127.0.0.1), so every run shows the
- * same answer. Writes library, indexing, chat, viewer, models and settings PNGs (docs/screenshots by default).
+ * same answer. Writes library, indexing, chat, viewer, models and settings PNGs (docs/screenshots by default);
+ * library-narrow (a 360 px window, a long Unicode file name and a collection) and no-model (a question
+ * asked with no model, and the set-up it offers, from a second server that has none).
  */
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -30,6 +32,9 @@ const answer =
   'TraceMonkey records the hot loops of a program as traces and compiles each trace to native code, ' +
   'using trace-based just-in-time compilation [1].';
 
+/** A name of the kind real folders hold: long, unbroken, not only ASCII. */
+const LONG_NAME = 'Überprüfung_der_Sicherheitsanweisungen_für_Laborgeräte_2024_überarbeitet_endgültig.pdf';
+
 const CHROMIUM_PATHS = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
 const WAIT = { timeout: 180_000 };
 
@@ -49,6 +54,7 @@ async function main(): Promise<void> {
   const folder = join(work, 'Manuals');
   await mkdir(folder);
   for (const [dir, name] of FILES) await copyFile(join(corpusDir, dir, name), join(folder, name));
+  await copyFile(join(corpusDir, 'pdfjs', 'rotation.pdf'), join(folder, LONG_NAME));
 
   const standIn = await startScriptedAgent(decisions, answer, { delayBetweenPiecesMs: 5 });
   const serve = await startServe(join(work, 'data'), ['--server', standIn.baseUrl]);
@@ -73,10 +79,7 @@ async function main(): Promise<void> {
     await page.locator('[data-testid="document-item"]').first().waitFor(WAIT);
     await page.getByTestId('indexing').waitFor(WAIT);
     await shoot(page, outDir, 'indexing');
-    await page
-      .locator('[data-testid="document-item"][data-state="indexed"]')
-      .nth(FILES.length - 1)
-      .waitFor(WAIT);
+    await page.locator('[data-testid="document-item"][data-state="indexed"]').nth(FILES.length).waitFor(WAIT);
     await page.getByTestId('role-row').filter({ hasText: 'scripted-chat' }).first().waitFor(WAIT);
     await shoot(page, outDir, 'library');
 
@@ -97,6 +100,29 @@ async function main(): Promise<void> {
     await shoot(page, outDir, 'models');
     await page.getByTestId('tab-settings').click();
     await shoot(page, outDir, 'settings');
+
+    await page.getByTestId('collection-name-input').fill('Sicherheitsunterweisungen und Prüfprotokolle 2024');
+    await page.getByTestId('collection-name-input').press('Enter');
+    await page.getByTestId('collection-item').first().waitFor(WAIT);
+    await page.setViewportSize({ width: 360, height: 800 });
+    // A narrow window shows the models and settings over the library: closed for this picture.
+    if ((await page.getByTestId('panel-toggle').getAttribute('aria-expanded')) === 'true')
+      await page.getByTestId('panel-toggle').click();
+    await shoot(page, outDir, 'library-narrow');
+
+    // A second server with no model at all: the question fails at once and offers the set-up.
+    const bare = await startServe(join(work, 'data-without-models'));
+    try {
+      const fresh = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
+      await fresh.goto(bare.url);
+      await fresh.getByTestId('question-input').fill('What does the safety manual say about gloves?');
+      await fresh.getByTestId('ask-button').click();
+      await fresh.getByTestId('get-a-model').click(WAIT);
+      await fresh.getByTestId('setup-role').first().waitFor(WAIT);
+      await shoot(fresh, outDir, 'no-model');
+    } finally {
+      await bare.stop();
+    }
   } finally {
     await browser.close();
     await serve.stop();

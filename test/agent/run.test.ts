@@ -4,6 +4,15 @@ import { runScripted } from './harness';
 import { ScriptedModel, scriptedRoles } from './scriptedModel';
 
 describe('runAgent', () => {
+  it('stops at once, failed with the reason, when no model can write the answer', async () => {
+    const run = await runScripted({ question: 'How fast does the emergency stop act?' });
+    expect(run.outcome.status).toBe('failed');
+    expect(run.outcome.error).toBe('No model is configured to write answers.');
+    // No search, no tool: the plan, the error and the end.
+    expect(run.outcome.events.map((event) => event.type)).toEqual(['plan', 'error', 'complete']);
+    expect(run.ports.calls.searchChunks).toEqual([]);
+  });
+
   it('answers a factual question from two opened citations', async () => {
     const run = await runScripted({
       question: 'What payload does the Orbit 3 controller support, and how fast does the emergency stop act?',

@@ -3,6 +3,7 @@
  * and a citation opening its page in the viewer. The engine is the harness's stand-in.
  */
 import type { Citation } from '../../src/shared/domain/agent';
+import type { SetupProposal } from '../../src/shared/domain/models';
 import { stream } from './agentEvents';
 import { expect, test } from './componentTest';
 
@@ -112,4 +113,78 @@ test('selecting a citation opens its page in the viewer with the passage highlig
     page: 2,
     size: 'full',
   });
+});
+
+test('a question that fails for want of a model offers the set-up in place', async ({ page, openPanel }) => {
+  const missing = (role: 'decide' | 'answer') => ({
+    role,
+    provider: null,
+    endpoint: null,
+    model: null,
+    reason: 'No model server is running and no chat model is set up: run `quire models setup`.',
+  });
+  const proposal: SetupProposal = {
+    machine: {
+      totalMemoryBytes: 16e9,
+      unifiedMemory: false,
+      appleSilicon: false,
+      acceleration: 'cpu',
+      freeDiskBytes: 200e9,
+      modelsDir: '/home/ana/.quire/models',
+    },
+    found: { servers: [], ollamaModels: [], modelFiles: [] },
+    roles: (['decide', 'answer'] as const).map((role) => ({
+      role,
+      modelId: 'qwen3-4b',
+      label: 'Qwen3 4B',
+      source: 'download',
+      ollamaModel: null,
+      server: null,
+      files: [],
+      companionFiles: [],
+      downloadBytes: 2.5e9,
+      memoryBytes: 3.1e9,
+      licence: 'Apache-2.0',
+      quality: 'a quality line',
+      reason: 'fits this machine',
+      runtimeReady: true,
+    })),
+    totals: { downloadBytes: 2.5e9, memoryBytes: 3.1e9, peakMemoryBytes: 3.1e9, fitsOnDisk: true },
+    notes: [],
+  };
+  const standIn = await openPanel({
+    panel: 'chat',
+    answers: {
+      'models.status': {
+        value: {
+          roles: [missing('decide'), missing('answer')],
+          servers: [],
+          downloads: [],
+          memory: {
+            totalBytes: 16e9,
+            availableBytes: 9e9,
+            unifiedMemory: false,
+            appHeadroomBytes: 1e9,
+            entries: [],
+            freeForModelsBytes: 8e9,
+            notes: [],
+          },
+        },
+      },
+      'models.recommend': { value: proposal },
+    },
+  });
+  await page.getByRole('textbox', { name: 'Question' }).fill('How much did revenue grow?');
+  await page.getByRole('button', { name: 'Ask', exact: true }).click();
+  await stream(standIn, 'run-1', [
+    { type: 'complete', status: 'failed', ms: 40, error: 'No model is configured to write answers.' },
+  ]);
+  const turn = page.getByTestId('turn');
+  await expect(turn).toContainText('No model is configured to write answers.');
+  await turn.getByRole('button', { name: 'Get a model' }).click();
+  const card = turn.getByTestId('setup-card');
+  await expect(card.getByTestId('setup-role')).toHaveCount(1);
+  await expect(card.getByTestId('setup-total')).toContainText('2.5 GB to download');
+  await expect(card.getByTestId('setup-start')).toHaveText('Download and set up');
+  await expect(card).not.toContainText('`');
 });

@@ -146,3 +146,11 @@ test('Remove asks first, takes the folder away, and Undo asks the engine to put 
   await expect(folder).toHaveCount(1);
   await expect(documentNames(page)).toHaveCount(4);
 });
+
+test('a file Quire could not read offers no "Ask about this"', async ({ page, openPanel }) => {
+  await openPanel({ panel: 'library' });
+  const row = (name: string) => page.getByTestId('document-item').filter({ hasText: name });
+  await expect(row('annual-report-2023.pdf').getByTestId('ask-about-button')).toHaveCount(1);
+  await expect(row('budget-2024.pdf').getByTestId('document-state')).toHaveText('Failed');
+  await expect(row('budget-2024.pdf').getByTestId('ask-about-button')).toHaveCount(0);
+});

@@ -118,8 +118,8 @@ test('first start: setup proposes a set, fetches it, and a question gets a verif
   const row = (role: string) => card.locator(`[data-testid="setup-role"][data-roles~="${role}"]`);
   await expect(row('decide')).toHaveAttribute('data-roles', 'decide answer');
   await expect(row('answer')).toHaveAttribute('data-source', 'ollama');
-  await expect(row('embed')).toContainText('ollama pull qwen3-embedding:0.6b');
-  await expect(row('see')).toContainText('ollama pull qwen2.5vl:3b');
+  await expect(row('embed')).toContainText('Through Ollama: qwen3-embedding:0.6b');
+  await expect(row('see')).toContainText('Through Ollama: qwen2.5vl:3b');
   await expect(row('pageEmbed')).toHaveAttribute('data-source', 'download');
   await expect(row('pageEmbed')).not.toContainText('not usable in this build yet');
   await expect(row('rerank')).toHaveAttribute('data-source', 'download');

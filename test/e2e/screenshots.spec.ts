@@ -25,15 +25,17 @@ test('npm run screenshots writes a picture of each view', async () => {
     expect(names).toEqual([
       'chat.png',
       'indexing.png',
+      'library-narrow.png',
       'library.png',
       'models.png',
+      'no-model.png',
       'settings.png',
       'viewer.png',
     ]);
     for (const name of names) {
       const image = sharp(join(out, name));
       const { width, height } = await image.metadata();
-      expect([width, height]).toEqual([1440, 900]);
+      expect([width, height]).toEqual(name === 'library-narrow.png' ? [360, 800] : [1440, 900]);
       // Not a blank page: the picture has both light and dark pixels.
       const { channels } = await image.stats();
       const grey = channels[0]!;

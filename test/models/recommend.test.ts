@@ -76,7 +76,7 @@ describe('the proposed model set', () => {
     expect(byRole(proposeModelSet(mac(16), { servers: [], folder: empty })).answer?.modelId).toBe('qwen3-8b');
     const cpu = byRole(proposeModelSet(linux(24), { servers: [], folder: empty })).answer;
     expect(cpu?.modelId).toBe('qwen3-4b');
-    expect(cpu?.reason).toContain('no Metal GPU here');
+    expect(cpu?.reason).toContain('with no GPU acceleration');
   });
 
   it('offers a user who runs Ollama the same models through ollama pull, and uses what it already serves', () => {

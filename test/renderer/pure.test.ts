@@ -9,6 +9,7 @@ import {
   percent,
 } from '../../src/renderer/src/lib/format';
 import { reconnectDelay } from '../../src/renderer/src/lib/backoff';
+import { conversationLabels } from '../../src/renderer/src/features/chat/conversationLabels';
 import { withBoundedEntry } from '../../src/renderer/src/lib/boundedRecord';
 import { FreshnessGuard } from '../../src/renderer/src/lib/freshness';
 import { splitAnswer, splitParagraphs } from '../../src/renderer/src/features/chat/answerSegments';
@@ -36,8 +37,10 @@ import { readStoredTheme } from '../../src/renderer/src/features/settings/theme'
 describe('format', () => {
   it('formats bytes', () => {
     expect(formatBytes(0)).toBe('0 B');
-    expect(formatBytes(1536)).toBe('1.5 KB');
-    expect(formatBytes(16 * 2 ** 30)).toBe('16 GB');
+    expect(formatBytes(1500)).toBe('1.5 KB');
+    expect(formatBytes(16e9)).toBe('16 GB');
+    // The engine writes 25.3 GB for these bytes: the app must not say 23.5.
+    expect(formatBytes(25.3e9)).toBe('25.3 GB');
     expect(formatBytes(-1)).toBe('—');
   });
   it('formats eta', () => {
@@ -428,5 +431,19 @@ describe('wire format and token', () => {
         },
       }),
     ).toBe('system');
+  });
+});
+
+describe('conversation labels', () => {
+  it('tells apart conversations that began with the same question', () => {
+    const labels = conversationLabels([
+      { id: 'a', title: 'What is the margin?', createdAt: Date.UTC(2026, 2, 1, 9), turns: 1 },
+      { id: 'b', title: 'What is the margin?', createdAt: Date.UTC(2026, 2, 2, 9), turns: 3 },
+      { id: 'c', title: 'Who signed?', createdAt: Date.UTC(2026, 2, 3, 9), turns: 1 },
+    ]);
+    expect(new Set(labels.values()).size).toBe(3);
+    expect(labels.get('a')).toMatch(/^What is the margin\? · .+ · 1 question$/);
+    expect(labels.get('b')).toMatch(/· 3 questions$/);
+    expect(labels.get('c')).toBe('Who signed? · 1 question');
   });
 });

@@ -96,6 +96,23 @@ describe('the steps timeline', () => {
     expect(traceDuration([])).toBeNull();
   });
 
+  it('keeps advice meant for the model out of the trace', () => {
+    const steps = buildTraceSteps([
+      search(0),
+      { type: 'error', runId: 'r', at: 50, tool: 'text_search', message: 'index busy', suggestion: 'retry' },
+      {
+        type: 'error',
+        runId: 'r',
+        at: 60,
+        tool: null,
+        message: 'The decision was not JSON.',
+        suggestion: 'Reply with one JSON object that follows the schema.',
+      },
+    ]);
+    expect(steps.at(-1)!.title).toBe('The decision was not JSON.');
+    expect(JSON.stringify(steps)).not.toMatch(/Reply with|retry/);
+  });
+
   it('phrases the file tools and unknown tools in words', () => {
     expect(toolSentence('count_files', { kind: 'pdf', folder: '' }, 12).done).toBe('Counted the files: 12');
     expect(toolSentence('open_citation', { source: '2', scope: 'page' }, 1).done).toBe(

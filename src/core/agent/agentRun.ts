@@ -19,6 +19,7 @@ import { decisionMessages } from './prompts';
 import { plannedStep } from './router';
 import { createState, type AgentState, type DecisionSource } from './state';
 import { defaultTools } from './tools';
+import { NO_ANSWER_MODEL } from './tools/answer';
 import { realRoots } from '../library/pathPolicy';
 import type { AnyTool, ToolContext } from './tools/types';
 import { validateAnswer, type ValidationResult } from './validation';
@@ -81,6 +82,10 @@ export class AgentRun {
       ]),
       this.signal,
     );
+    // With nothing to write the answer, searching first would only end in the same failure, later.
+    if (decideModel === null && (await abortable(ports.models.chatModel('answer'), this.signal)) === null) {
+      throw new QuireError('model_unavailable', NO_ANSWER_MODEL);
+    }
     this.current = createState({
       question,
       history: (this.options.history ?? []).slice(-this.limits.historyTurns),

@@ -3,6 +3,7 @@ import { guardProcess } from '../common/processGuards';
 import { lowerThisProcess } from '../common/processPriority';
 import { createCore } from '../createCore';
 import type { ModelLaunchOptions } from '../models/launchOptions';
+import { storedToken } from '../server/auth';
 import { startLoopbackServer } from '../server/loopbackServer';
 import { closeBeforeExit } from './commandLifetime';
 import { say } from './output';
@@ -54,6 +55,7 @@ export async function serveCommand(
     staticDir: process.env.QUIRE_RENDERER_DIR ?? rendererBuild,
     host: options.host,
     port: options.port,
+    token: storedToken(options.dataDir),
   });
   server = started;
   if (options.host !== '127.0.0.1' && options.host !== 'localhost') {

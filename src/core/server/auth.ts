@@ -1,5 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
+import { join } from 'node:path';
 
 /**
  * The cookie that carries the token after the first visit, named per port: browsers send a host's
@@ -11,6 +13,48 @@ export function tokenCookieName(port: number): string {
 
 export function newToken(): string {
   return randomBytes(24).toString('base64url');
+}
+
+/** Where `quire serve` keeps its token, so a restart keeps the open tabs (and their cookie) working. */
+export const TOKEN_FILE = 'serve-token';
+
+const TOKEN_SHAPE = /^[\w-]{32}$/;
+
+/**
+ * The data folder's token: made once and written readable by this user only (0600), then read at
+ * every start. A file that is not a token (edited, truncated) is replaced by a new one.
+ */
+export function storedToken(dataDir: string): string {
+  const file = join(dataDir, TOKEN_FILE);
+  const kept = readToken(file);
+  if (kept !== null) return kept;
+  mkdirSync(dataDir, { recursive: true });
+  const token = newToken();
+  try {
+    // 'wx': two servers starting at once on one folder agree on the first one's token.
+    writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
+    return token;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const raced = readToken(file);
+  if (raced !== null) return raced;
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return token;
+}
+
+function readToken(file: string): string | null {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').trim();
+  } catch {
+    return null;
+  }
+  if (!TOKEN_SHAPE.test(text)) return null;
+  // Someone widened it: the token is a password to the library, so it goes back to this user only.
+  if (process.platform !== 'win32' && (statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+  return text;
 }
 
 function sameToken(a: string, b: string): boolean {

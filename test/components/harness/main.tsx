@@ -1,5 +1,6 @@
 /** Mounts one panel of the app, as the test's set-up names it, over the stand-in engine. */
 import { harnessSetup } from './install';
+import { libraryLayoutFaults } from './libraryLayoutFaults';
 import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { startEngineSync } from '../../../src/renderer/src/app/engineSync';
@@ -22,7 +23,14 @@ function panel(): ReactNode {
         </>
       );
     case 'library':
-      return <LibrarySidebar />;
+      return harnessSetup.inAppColumns ? (
+        <div className="app__columns app__columns--panel-closed" style={{ height: '100vh' }}>
+          <LibrarySidebar />
+          <main />
+        </div>
+      ) : (
+        <LibrarySidebar />
+      );
     case 'models':
       return <ModelsPanel />;
     case 'viewer':
@@ -30,6 +38,7 @@ function panel(): ReactNode {
   }
 }
 
+(globalThis as unknown as { libraryLayoutFaults: () => string[] }).libraryLayoutFaults = libraryLayoutFaults;
 startEngineSync();
 if (harnessSetup.viewer) usePagesStore.getState().openViewer({ ...harnessSetup.viewer, highlight: null });
 

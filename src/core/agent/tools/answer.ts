@@ -6,6 +6,9 @@ import type { Tool } from './types';
 
 const STYLES = ['short', 'detailed'] as const;
 
+/** Why a run fails when neither the answer nor the decide role has a model. */
+export const NO_ANSWER_MODEL = 'No model is configured to write answers.';
+
 export const answer: Tool<{ style: (typeof STYLES)[number] }> = {
   name: 'answer',
   description: 'Write the final answer from the sources found so far, citing them as [n]. Ends the run.',
@@ -16,7 +19,7 @@ export const answer: Tool<{ style: (typeof STYLES)[number] }> = {
   defaultInputs: () => ({ style: 'short' }),
   async *run(inputs, { state, ports, limits, signal, emitToken }) {
     const model = (await ports.models.chatModel('answer')) ?? (await ports.models.chatModel('decide'));
-    if (!model) throw new QuireError('model_unavailable', 'No model is configured to write answers.');
+    if (!model) throw new QuireError('model_unavailable', NO_ANSWER_MODEL);
     let streamed = false;
     const response = await model.chat({
       messages: answerMessages(state, limits, inputs.style),

@@ -53,7 +53,7 @@ export function ocrModelProposal(
     licence: OCR_MODEL_LICENCE,
     quality: "word error rate 0.041 at 1.04-1.26x the tesseract CLI's speed on Quire's OCR bench",
     reason:
-      'reads scanned pages faster than the model packaged with Quire (0.70-0.86x the CLI), as accurately; without it OCR uses the packaged model',
+      "reads scanned pages faster than the model packaged with Quire (which runs at 0.70-0.86x the tesseract CLI's speed), as accurately; without it OCR uses the packaged model",
     runtimeReady: true,
   };
 }

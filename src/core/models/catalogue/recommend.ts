@@ -131,7 +131,7 @@ export function pickModel(
   if (stronger && !machine.appleSilicon) {
     return {
       model: chosen,
-      why: `no Metal GPU here, so models run on the CPU, where generation speed follows the weights' size and ${stronger.label} (${formatBytes(fileBytes(stronger))} of weights against ${formatBytes(fileBytes(chosen))}) would answer more slowly; ${chosen.label} fits in ${total} beside the embedders`,
+      why: `with no GPU acceleration models run on the CPU, where generation speed follows the weights' size and ${stronger.label} (${formatBytes(fileBytes(stronger))} of weights against ${formatBytes(fileBytes(chosen))}) would answer more slowly; ${chosen.label} fits in ${total} beside the embedders`,
     };
   }
   return {
@@ -298,7 +298,8 @@ export function proposeModelSet(
     notes.push(
       'Files without a published sha256 are checked against the hash the host states when they download.',
     );
-  if (!machine.appleSilicon) notes.push('No Metal GPU: models run on the CPU.');
+  // Said once here; the machine line above the set names the memory only.
+  if (!machine.appleSilicon) notes.push('No GPU acceleration: models run on the CPU.');
   return {
     machine: {
       totalMemoryBytes: machine.totalBytes,

@@ -20,8 +20,10 @@ export function DisconnectedBanner() {
           : seconds !== null
             ? `Trying again in ${seconds} s.`
             : 'Trying again shortly.'}{' '}
-        {!hasToken &&
-          'This page was opened without its access token: open the link that "quire serve" printed.'}
+        {!hasToken
+          ? 'This page was opened without its access token: open the link that "quire serve" printed.'
+          : // The token outlives a restart; a new port or data folder does not.
+            phase === 'reconnecting' && 'If Quire was started again at another address, open that one.'}
       </span>
       {phase === 'reconnecting' && (
         <button type="button" className="button button--small" onClick={retryNow}>

@@ -1,4 +1,5 @@
-// Human-readable numbers for the UI. Binary units, because that is how memory is sold and shown.
+// Human-readable numbers for the UI. Decimal units (1 GB = 10^9 bytes), as the engine's own sentences,
+// the model hosts and file managers give them: one figure for one size wherever it shows.
 
 const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
 
@@ -6,8 +7,8 @@ export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes < 0) return '—';
   let value = bytes;
   let unit = 0;
-  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
-    value /= 1024;
+  while (value >= 1000 && unit < BYTE_UNITS.length - 1) {
+    value /= 1000;
     unit += 1;
   }
   const digits = unit === 0 || value >= 100 ? 0 : 1;

@@ -1,5 +1,6 @@
-import { useId } from 'react';
+import { useId, useMemo } from 'react';
 import { useChatStore } from './chatStore';
+import { conversationLabels } from './conversationLabels';
 
 const NEW_CONVERSATION = '';
 
@@ -10,6 +11,7 @@ export function ConversationPicker() {
   const newConversation = useChatStore((state) => state.newConversation);
   const selectId = useId();
   const current = conversationId ?? NEW_CONVERSATION;
+  const labels = useMemo(() => conversationLabels(conversations), [conversations]);
   const knowsCurrent = current === NEW_CONVERSATION || conversations.some((item) => item.id === current);
 
   return (
@@ -32,7 +34,7 @@ export function ConversationPicker() {
         {!knowsCurrent && <option value={current}>Current conversation</option>}
         {conversations.map((conversation) => (
           <option key={conversation.id} value={conversation.id}>
-            {conversation.title || 'Untitled'} ({conversation.turns})
+            {labels.get(conversation.id)}
           </option>
         ))}
       </select>

@@ -6,6 +6,7 @@ import { claimsByMarker } from './answerSegments';
 import { StepsTimeline } from '../trace/StepsTimeline';
 import { useChatStore, type TurnView as Turn } from './chatStore';
 import { CitationChip } from './CitationChip';
+import { NoModelStep, useNoAnswerModel } from './NoModelStep';
 import { ClarificationPrompt } from './ClarificationPrompt';
 import { PlanReview } from './PlanReview';
 import { CopyAnswerButton } from './TakeAway';
@@ -23,6 +24,7 @@ export function TurnView({ turn, isLatest }: TurnViewProps) {
   const running = run?.status === 'running';
   const answer = run?.answer ?? '';
   const claims = useMemo(() => claimsByMarker(answer), [answer]);
+  const noModel = useNoAnswerModel();
 
   return (
     <article
@@ -55,6 +57,7 @@ export function TurnView({ turn, isLatest }: TurnViewProps) {
           <PlanReview runId={turn.runId} subQuestions={run.planReview.subQuestions} />
         )}
         {run?.error && <ErrorMessage error={run.error} />}
+        {isLatest && run?.status === 'failed' && noModel && <NoModelStep />}
       </div>
       {run && run.insufficiencies.length > 0 && (
         <div className="insufficiencies" data-testid="insufficiencies">

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { Collection } from '../../../../shared/domain/scope';
 import { ErrorMessage } from '../../components/ErrorMessage';
+import { MiddleName } from '../../components/MiddleName';
 import { fileName } from '../../lib/format';
 import { useAction } from '../../lib/useAction';
 import { AskAboutButton } from '../chat/AskAboutButton';
@@ -16,7 +17,7 @@ function CollectionItem({ collection }: { collection: Collection }) {
     <li className="collection-item" data-testid="collection-item" data-name={collection.name}>
       <div className="collection-item__head">
         {renaming === null ? (
-          <span className="collection-item__name">{collection.name}</span>
+          <MiddleName name={collection.name} className="collection-item__name" />
         ) : (
           <form
             onSubmit={(event) => {
@@ -33,29 +34,33 @@ function CollectionItem({ collection }: { collection: Collection }) {
             />
           </form>
         )}
-        <span className="muted small">{collection.paths.length}</span>
-        <AskAboutButton scope={{ collections: [collection.name] }} name={collection.name} />
-        <button
-          type="button"
-          className="button button--small button--quiet"
-          onClick={() => setRenaming(renaming === null ? collection.name : null)}
-        >
-          Rename
-        </button>
-        <button
-          type="button"
-          className="button button--small button--quiet"
-          aria-label={`Delete the collection ${collection.name} (its documents stay)`}
-          data-testid="collection-delete"
-          onClick={() => void remove.run(collection.name)}
-        >
-          Delete
-        </button>
+        <span className="collection-item__count muted small" data-testid="collection-count">
+          {collection.paths.length}
+        </span>
+        <span className="collection-item__actions">
+          <AskAboutButton scope={{ collections: [collection.name] }} name={collection.name} />
+          <button
+            type="button"
+            className="button button--small button--quiet"
+            onClick={() => setRenaming(renaming === null ? collection.name : null)}
+          >
+            Rename
+          </button>
+          <button
+            type="button"
+            className="button button--small button--quiet"
+            aria-label={`Delete the collection ${collection.name} (its documents stay)`}
+            data-testid="collection-delete"
+            onClick={() => void remove.run(collection.name)}
+          >
+            Delete
+          </button>
+        </span>
       </div>
       <ul className="collection-item__paths small">
         {collection.paths.map((path) => (
-          <li key={path} title={path}>
-            {fileName(path)}
+          <li key={path} className="collection-item__path">
+            <MiddleName name={fileName(path)} title={path} />
             <button
               type="button"
               className="scope-chip__remove"

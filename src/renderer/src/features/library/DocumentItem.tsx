@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import type { DocumentInfo } from '../../../../shared/domain/library';
 import { ErrorMessage } from '../../components/ErrorMessage';
+import { MiddleName } from '../../components/MiddleName';
 import { fileName, formatBytes, formatPageCount } from '../../lib/format';
 import { describeDocumentOcr } from '../../lib/textProvenance';
 import { useAction } from '../../lib/useAction';
@@ -8,7 +9,14 @@ import { useChatStore } from '../chat/chatStore';
 import { AddToCollection } from '../collections/AddToCollection';
 import { usePagesStore } from '../pages/pagesStore';
 import { useLibraryStore } from './libraryStore';
-import { canRetry, describeLanguage, showsReasonLine, STATE_LABELS, stateReason } from './libraryView';
+import {
+  canAsk,
+  canRetry,
+  describeLanguage,
+  showsReasonLine,
+  STATE_LABELS,
+  stateReason,
+} from './libraryView';
 import { UnlockForm } from './UnlockForm';
 
 interface DocumentItemProps {
@@ -35,11 +43,13 @@ export const DocumentItem = memo(function DocumentItem({ document }: DocumentIte
   if (canRetry(document)) {
     actions.push({ label: 'Retry', testId: 'retry-document', run: () => void retry.run(document.id) });
   }
-  actions.push({
-    label: 'Ask about this',
-    testId: 'ask-about-button',
-    run: () => useChatStore.getState().askAbout({ paths: [document.path] }),
-  });
+  if (canAsk(document)) {
+    actions.push({
+      label: 'Ask about this',
+      testId: 'ask-about-button',
+      run: () => useChatStore.getState().askAbout({ paths: [document.path] }),
+    });
+  }
   return (
     <li
       className="document-item"
@@ -52,10 +62,12 @@ export const DocumentItem = memo(function DocumentItem({ document }: DocumentIte
           type="button"
           className="document-item__name"
           data-testid="open-document"
-          title={folder ? `In ${folder}` : document.path}
+          // The name is drawn in two pieces to lose its middle; it is read whole.
+          aria-label={name}
+          title={folder ? `${name}, in ${folder}` : document.path}
           onClick={open}
         >
-          {name}
+          <MiddleName name={name} title={null} />
         </button>
         <span className="document-item__labels">
           {language && (

@@ -1,6 +1,7 @@
 import { useId, useMemo, useState } from 'react';
 import type { DocumentInfo, LibraryRoot, SkippedFile } from '../../../../shared/domain/library';
 import { ErrorMessage } from '../../components/ErrorMessage';
+import { MiddleName } from '../../components/MiddleName';
 import { fileName, plural } from '../../lib/format';
 import { useAction } from '../../lib/useAction';
 import { AskAboutButton } from '../chat/AskAboutButton';
@@ -31,6 +32,11 @@ export function FolderItem({ root, documents, shown, filtering, skipped, complet
   const name = fileName(root.path);
   // Counted again only when the folder's documents change, not on each redraw of the folder.
   const summary = useMemo(() => summarizeStates(documents), [documents]);
+  const count = !complete
+    ? '…'
+    : filtering
+      ? `${shown.length} of ${documents.length}`
+      : `${documents.length}`;
 
   return (
     <li className="folder-item" data-testid="folder-item" data-root-id={root.id}>
@@ -40,29 +46,31 @@ export function FolderItem({ root, documents, shown, filtering, skipped, complet
           className="folder-item__toggle"
           aria-expanded={expanded}
           aria-controls={listId}
+          // The name is drawn in two pieces to lose its middle; it is read whole.
+          aria-label={`${name}, ${count}`}
           onClick={() => setExpanded(!expanded)}
         >
           <span className="disclosure" aria-hidden="true" />
-          <span className="folder-item__name" title={root.path}>
-            {name}
-          </span>
+          <MiddleName name={name} title={root.path} className="folder-item__name" />
           <span className="folder-item__count" data-testid="folder-count" aria-busy={!complete}>
-            {!complete ? '…' : filtering ? `${shown.length} of ${documents.length}` : documents.length}
+            {count}
           </span>
         </button>
-        <AskAboutButton scope={{ paths: [root.path] }} name={name} />
-        <AddToCollection path={root.path} name={name} />
-        <button
-          type="button"
-          className="button button--small button--quiet"
-          aria-label={`Remove folder ${root.path}`}
-          aria-expanded={confirming}
-          disabled={busy}
-          data-testid="remove-folder-button"
-          onClick={() => setConfirming(true)}
-        >
-          Remove
-        </button>
+        <span className="folder-item__actions">
+          <AskAboutButton scope={{ paths: [root.path] }} name={name} />
+          <AddToCollection path={root.path} name={name} />
+          <button
+            type="button"
+            className="button button--small button--quiet"
+            aria-label={`Remove folder ${root.path}`}
+            aria-expanded={confirming}
+            disabled={busy}
+            data-testid="remove-folder-button"
+            onClick={() => setConfirming(true)}
+          >
+            Remove
+          </button>
+        </span>
       </div>
       {confirming && (
         <div className="folder-item__confirm" role="alertdialog" aria-label={`Remove ${name}?`}>

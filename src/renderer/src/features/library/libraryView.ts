@@ -116,6 +116,11 @@ export function canRetry(doc: DocumentInfo): boolean {
   return doc.state === 'failed' || doc.state === 'quarantined';
 }
 
+/** A file whose text Quire cannot read (an unsupported .ppt, a locked or failed file) has nothing to ask about. */
+export function canAsk(doc: DocumentInfo): boolean {
+  return !['unsupported', 'failed', 'quarantined', 'needsPassword'].includes(doc.state);
+}
+
 export type DocumentSort = 'name' | 'state' | 'pages' | 'size' | 'modified';
 export type StateFilter = 'all' | 'problems' | 'waiting' | 'indexed';
 

@@ -41,7 +41,7 @@ function DownloadItem({ download }: { download: DownloadProgress }) {
     <li className="download-item" data-testid="download-item" data-state={download.state}>
       <div className="download-item__head">
         <span className="download-item__model">
-          {download.source === 'ollama' ? `ollama pull ${download.model}` : download.model}
+          {download.source === 'ollama' ? `${download.model}, through Ollama` : download.model}
         </span>
         <span className="muted small">{STATE_LABELS[download.state]}</span>
       </div>
@@ -58,7 +58,7 @@ function DownloadItem({ download }: { download: DownloadProgress }) {
         {download.state === 'downloading' && download.bytesPerSecond > 0 && (
           <>
             {' '}
-            · {formatRate(download.bytesPerSecond / (1024 * 1024), 'MB')} · {formatEta(download.etaSeconds)}
+            · {formatRate(download.bytesPerSecond / 1e6, 'MB')} · {formatEta(download.etaSeconds)}
           </>
         )}
       </p>

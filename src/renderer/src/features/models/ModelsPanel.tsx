@@ -23,6 +23,10 @@ export function ModelsPanel() {
   const added = useModelsStore((state) => state.settings?.servers ?? NO_SERVERS);
   const loadProposal = useModelsStore((state) => state.loadProposal);
   const [setupOpen, setSetupOpen] = useState(false);
+  const openSetup = () => {
+    void loadProposal();
+    setSetupOpen(true);
+  };
 
   return (
     <div className="models-panel" data-testid="models-panel">
@@ -58,7 +62,7 @@ export function ModelsPanel() {
         {setupOpen && <SetupCard onDismiss={() => setSetupOpen(false)} />}
         <ErrorMessage error={refresh.error ?? loadError} />
         {status ? (
-          <RoleList roles={status.roles} />
+          <RoleList roles={status.roles} onGetModel={openSetup} />
         ) : (
           !loadError && <p className="muted small">Checking models…</p>
         )}

@@ -1,5 +1,6 @@
 import type { RoleResolution, SetupRole } from '../../../../shared/domain/models';
 import { RoleChoiceSelect } from './RoleChoiceSelect';
+import { reasonForApp } from './roleReason';
 import { whereItRuns } from './roleWhere';
 
 export const ROLE_LABELS: Record<SetupRole, string> = {
@@ -20,7 +21,15 @@ const PROVIDER_LABELS = {
   builtin: 'Built-in',
 } as const;
 
-export function RoleList({ roles }: { roles: readonly RoleResolution[] }) {
+interface RoleListProps {
+  roles: readonly RoleResolution[];
+  /** Opens the setup's proposed set: offered on a role nothing serves. */
+  onGetModel: () => void;
+}
+
+export function RoleList({ roles, onGetModel }: RoleListProps) {
+  // One way to the set-up is enough: on the first role nothing serves.
+  const firstMissing = roles.find((role) => role.provider === null)?.role;
   return (
     <ul className="role-list">
       {roles.map((role) => (
@@ -41,7 +50,17 @@ export function RoleList({ roles }: { roles: readonly RoleResolution[] }) {
               {role.model}
             </p>
           )}
-          <p className="role-row__reason muted small">{role.reason}</p>
+          <p className="role-row__reason muted small">{reasonForApp(role.reason)}</p>
+          {role.role === firstMissing && (
+            <button
+              type="button"
+              className="button button--link button--small role-row__get"
+              data-testid="role-get-model"
+              onClick={onGetModel}
+            >
+              Get a model
+            </button>
+          )}
           {whereItRuns(role) && (
             <p className="role-row__endpoint muted small" data-testid="role-where">
               {whereItRuns(role)}

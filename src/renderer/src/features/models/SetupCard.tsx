@@ -17,7 +17,7 @@ function how(role: RoleProposal): string {
     case 'download':
       return `Download ${formatBytes(role.downloadBytes)}`;
     case 'ollama':
-      return `ollama pull ${role.ollamaModel ?? role.modelId}`;
+      return `Through Ollama: ${role.ollamaModel ?? role.modelId}`;
     case 'present':
       return 'Already here';
     case 'server':
@@ -56,7 +56,7 @@ function firstStep(nothingToFetch: boolean, started: boolean): string {
 
 function machineLine(proposal: SetupProposal): string {
   const machine = proposal.machine;
-  const memory = `${formatBytes(machine.totalMemoryBytes)} ${machine.unifiedMemory ? 'unified memory with Metal' : 'of RAM, no GPU acceleration'}`;
+  const memory = `${formatBytes(machine.totalMemoryBytes)} ${machine.unifiedMemory ? 'unified memory with Metal' : 'of RAM'}`;
   const disk = machine.freeDiskBytes === null ? '' : `, ${formatBytes(machine.freeDiskBytes)} free on disk`;
   return `For this machine (${memory}${disk}):`;
 }
@@ -164,9 +164,13 @@ export function SetupCard({ onDismiss }: { onDismiss?: () => void }) {
               {role.memoryBytes !== null && ` · ${formatBytes(role.memoryBytes)} in memory`}
               {!role.runtimeReady && ' · not usable in this build yet'}
             </p>
-            <p className="muted small">
-              {role.reason.charAt(0).toUpperCase() + role.reason.slice(1)}. {role.licence}; {role.quality}.
-            </p>
+            {/* The size and the memory decide; why this model, its licence and its scores are there on request. */}
+            <details className="setup-role__why muted small">
+              <summary>Why this model</summary>
+              <p>
+                {role.reason.charAt(0).toUpperCase() + role.reason.slice(1)}. {role.licence}; {role.quality}.
+              </p>
+            </details>
           </li>
         ))}
       </ul>

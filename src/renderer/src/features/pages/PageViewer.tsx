@@ -105,12 +105,6 @@ function PageViewerDialog({ target }: { target: ViewerTarget }) {
   }
 
   async function openInSystemViewer() {
-    if (!canOpenInSystemViewer) {
-      setOpenProblem(
-        'Opening a file in the system viewer is available in the desktop app, not in the browser.',
-      );
-      return;
-    }
     const result = await quire['pages.openExternal']({ documentId: target.documentId });
     setOpenProblem(result.ok ? null : result.error.message);
   }
@@ -201,14 +195,17 @@ function PageViewerDialog({ target }: { target: ViewerTarget }) {
           >
             Fit width
           </button>
-          <button
-            type="button"
-            className="button button--small"
-            data-testid="open-external"
-            onClick={() => void openInSystemViewer()}
-          >
-            Open in the system viewer
-          </button>
+          {/* A browser cannot hand a file to the system's viewer: only the desktop app offers it. */}
+          {canOpenInSystemViewer && (
+            <button
+              type="button"
+              className="button button--small"
+              data-testid="open-external"
+              onClick={() => void openInSystemViewer()}
+            >
+              Open in the system viewer
+            </button>
+          )}
           <button
             type="button"
             className="button button--small"

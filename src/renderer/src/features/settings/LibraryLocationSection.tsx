@@ -101,6 +101,7 @@ export function LibraryLocationSection() {
         Shared with a team on S3-compatible storage
       </label>
       <form
+        className="settings-form"
         onSubmit={(event) => {
           event.preventDefault();
           void save();
@@ -108,42 +109,42 @@ export function LibraryLocationSection() {
       >
         {draft.shared && (
           <>
-            <label className="small" htmlFor="location-uri">
+            <label className="field-label" htmlFor="location-uri">
               Location
             </label>
             <input
               id="location-uri"
-              className="input"
+              className="text-input"
               placeholder="s3://bucket/team-library"
               value={draft.uri}
               onChange={(event) => edit({ uri: event.target.value })}
             />
-            <label className="small" htmlFor="location-endpoint">
+            <label className="field-label" htmlFor="location-endpoint">
               Endpoint (empty for AWS)
             </label>
             <input
               id="location-endpoint"
-              className="input"
+              className="text-input"
               placeholder="https://storage.example.com"
               value={draft.endpoint}
               onChange={(event) => edit({ endpoint: event.target.value })}
             />
-            <label className="small" htmlFor="location-region">
+            <label className="field-label" htmlFor="location-region">
               Region
             </label>
             <input
               id="location-region"
-              className="input"
+              className="text-input"
               placeholder="us-east-1"
               value={draft.region}
               onChange={(event) => edit({ region: event.target.value })}
             />
-            <label className="small" htmlFor="location-profile">
+            <label className="field-label" htmlFor="location-profile">
               AWS profile (empty for the AWS_* variables)
             </label>
             <input
               id="location-profile"
-              className="input"
+              className="text-input"
               value={draft.profile}
               onChange={(event) => edit({ profile: event.target.value })}
             />

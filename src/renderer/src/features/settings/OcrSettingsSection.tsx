@@ -58,9 +58,10 @@ export function OcrSettingsSection() {
         {view.model.description}
       </p>
       {view.engines.length > 2 && (
-        <label className="small">
-          Engine{' '}
+        <label className="settings-field">
+          <span className="field-label">Engine</span>
           <select
+            className="select"
             value={settings.engine}
             disabled={!settings.enabled}
             onChange={(event) => void change({ engine: event.target.value as OcrSettings['engine'] })}
@@ -73,7 +74,7 @@ export function OcrSettingsSection() {
           </select>
         </label>
       )}
-      <p className="small muted">Languages on the pages:</p>
+      <p className="field-label">Languages on the pages</p>
       {view.languages.map((language) => (
         <label key={language.code} className="checkbox">
           <input

@@ -27,8 +27,8 @@ export function WebSearchSettings() {
     <fieldset className="panel-section fieldset" data-testid="web-search-settings">
       <legend className="section-title">Web search</legend>
       <p className="small muted">
-        Off by default. When on, the agent may send search words to the SearXNG instance below; documents are
-        never sent, and a PDF it finds is downloaded only if you add it.
+        Off by default. When on, the agent may send search words, never documents, to the SearXNG address
+        below.
       </p>
       <label className="checkbox">
         <input
@@ -40,17 +40,18 @@ export function WebSearchSettings() {
         Let the agent search the web
       </label>
       <form
+        className="settings-form"
         onSubmit={(event) => {
           event.preventDefault();
           void save({ searxngUrl: url.trim() === '' ? null : url.trim() });
         }}
       >
-        <label className="small" htmlFor="searxng-url">
+        <label className="field-label" htmlFor="searxng-url">
           SearXNG address
         </label>
         <input
           id="searxng-url"
-          className="input"
+          className="text-input"
           placeholder="http://127.0.0.1:8888"
           value={url}
           onChange={(event) => setUrl(event.target.value)}
@@ -59,7 +60,11 @@ export function WebSearchSettings() {
           Save
         </button>
       </form>
-      {error && <p className="small error">{error}</p>}
+      {error && (
+        <p className="error-message" role="alert">
+          {error}
+        </p>
+      )}
     </fieldset>
   );
 }

@@ -80,7 +80,8 @@ function describe(event: AgentEvent): Described {
         ...base,
         tone: 'error',
         title: event.message,
-        lines: event.suggestion ? [`What to do: ${event.suggestion}`] : [],
+        // An error's suggestion is advice to the model ("Use text_search…"), not to the reader.
+        lines: [],
       };
     case 'validation':
       return {
@@ -200,7 +201,6 @@ function foldInto(
     last.title = `${last.title} failed: ${event.message}`;
     last.tone = 'error';
     last.running = false;
-    if (event.suggestion) last.lines.push(`What to do: ${event.suggestion}`);
     last.durationMs = (last.durationMs ?? 0) + waited;
     return true;
   }
