@@ -11,6 +11,7 @@ import { collectionsCommand } from './cli/collectionCommands';
 import { scopeFromFlags } from './cli/scopeFlags';
 import { indexCommand, searchCommand } from './cli/indexCommands';
 import { libraryCommand } from './cli/libraryCommands';
+import { mcpCommand } from './cli/mcpCommand';
 import { modelsCommand } from './cli/modelCommands';
 import { reportFailure } from './cli/output';
 import { serveCommand } from './cli/serveCommand';
@@ -23,6 +24,7 @@ const usage = `Usage: quire <command> [options]
 Commands:
   serve [--port N] [--host H] [--no-images] [--embedder DIR]
                                      the UI in a browser, over a loopback server with a token
+  mcp                                the library as an MCP server on stdio, for other agents
   library add <folder>               add a folder to the library
   library remove <folder>            remove a folder from the library
   library list [--json]              the library's documents with pages, sizes and errors
@@ -197,6 +199,9 @@ async function main(argv: string[]): Promise<void> {
       return;
     case 'models':
       await modelsCommand(rest, { dataDir, json, yes: values.yes ?? false, ...launch });
+      return;
+    case 'mcp':
+      await mcpCommand({ dataDir, library, ...launch });
       return;
     case 'library':
       await libraryCommand(rest, { dataDir, json });
