@@ -4,6 +4,8 @@ import { guardProcess } from '../common/processGuards';
 import { lowerThisProcess } from '../common/processPriority';
 import { createCore } from '../createCore';
 import type { ModelLaunchOptions } from '../models/launchOptions';
+import { createMcpHttpHandler } from '../mcp/httpSessions';
+import { quireVersion } from '../mcp/serverVersion';
 import { startLoopbackServer } from '../server/loopbackServer';
 
 /** The renderer build, relative to this file in the source tree. */
@@ -44,6 +46,7 @@ export async function serveCommand(
     staticDir: process.env.QUIRE_RENDERER_DIR ?? rendererBuild,
     host: options.host,
     port: options.port,
+    mcp: createMcpHttpHandler(core, quireVersion()),
   });
   if (options.host !== '127.0.0.1' && options.host !== 'localhost') {
     console.warn(
@@ -52,6 +55,7 @@ export async function serveCommand(
   }
   console.log(`Quire is serving ${options.dataDir}`);
   console.log(`Open ${server.url}`);
+  if (server.mcpUrl) console.log(`MCP (Streamable HTTP) for other agents: ${server.mcpUrl}`);
   let stopping = false;
   const stop = async () => {
     // A second signal means now: whatever is still closing is cut short.
