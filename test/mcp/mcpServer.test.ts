@@ -336,6 +336,28 @@ describe.skipIf(!hasCorpus)(`quire as an MCP server${skipReason}`, () => {
       }
     });
 
+    it('closes the least recently used session when too many are open', async () => {
+      const small = await startLoopbackServer({
+        core,
+        staticDir: join(dir.path, 'renderer'),
+        port: 0,
+        mcp: createMcpHttpHandler(core, 'test', { maxSessions: 2 }),
+        log: () => undefined,
+      });
+      const url = new URL(small.mcpUrl!);
+      const [first, second] = [await httpClient(url), await httpClient(url)];
+      await second!.ping();
+      const third = await httpClient(url);
+      try {
+        await expect(first!.ping()).rejects.toThrow();
+        await second!.ping();
+        await third.ping();
+      } finally {
+        await Promise.all([first, second, third].map((c) => c!.close()));
+        await small.dispose();
+      }
+    });
+
     it('serves 50 sessions at once', async () => {
       const clients = await Promise.all(Array.from({ length: 50 }, () => httpClient(mcpUrl)));
       try {

@@ -11,8 +11,12 @@ import { createQuireMcpServer, type McpCore, type QuireMcpServer } from './quire
 /** A request body larger than this is refused before it is parsed: no tool takes more. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Sessions kept at once; a client past this is asked to come back rather than exhaust memory. */
+/**
+ * Sessions kept at once. Clients often leave without closing theirs: past this the least recently
+ * used one is closed for the new one, and one unused for SESSION_IDLE_MS is closed anyway.
+ */
 export const MAX_SESSIONS = 200;
+export const SESSION_IDLE_MS = 30 * 60_000;
 
 export interface McpHttpHandler {
   handle(request: IncomingMessage, response: ServerResponse): Promise<void>;
@@ -51,19 +55,45 @@ async function readJson(
   }
 }
 
-export function createMcpHttpHandler(core: McpCore, version: string): McpHttpHandler {
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; mcp: QuireMcpServer }>();
+export function createMcpHttpHandler(
+  core: McpCore,
+  version: string,
+  limits: { maxSessions?: number } = {},
+): McpHttpHandler {
+  const maxSessions = limits.maxSessions ?? MAX_SESSIONS;
+  interface Session {
+    transport: StreamableHTTPServerTransport;
+    mcp: QuireMcpServer;
+    usedAt: number;
+  }
+  const sessions = new Map<string, Session>();
+  const closeSession = (id: string) => {
+    const session = sessions.get(id);
+    sessions.delete(id);
+    void session?.transport.close().catch(() => undefined);
+  };
+  const sweep = setInterval(() => {
+    const cutoff = Date.now() - SESSION_IDLE_MS;
+    for (const [id, session] of sessions) if (session.usedAt < cutoff) closeSession(id);
+  }, 60_000);
+  sweep.unref();
+  /** The session a request names, marked as used now. */
+  const sessionFor = (id: string | undefined): Session | undefined => {
+    const session = id === undefined ? undefined : sessions.get(id);
+    if (session) session.usedAt = Date.now();
+    return session;
+  };
 
   const startSession = async (request: IncomingMessage, response: ServerResponse, body: unknown) => {
-    if (sessions.size >= MAX_SESSIONS) {
-      jsonRpcError(response, 503, -32000, 'Too many MCP sessions are open; close one and try again.');
-      return;
+    if (sessions.size >= maxSessions) {
+      const [oldest] = [...sessions.entries()].sort(([, a], [, b]) => a.usedAt - b.usedAt)[0] ?? [];
+      if (oldest !== undefined) closeSession(oldest);
     }
     const mcp = createQuireMcpServer(core, version);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, mcp });
+        sessions.set(id, { transport, mcp, usedAt: Date.now() });
       },
     });
     transport.onclose = () => {
@@ -84,7 +114,7 @@ export function createMcpHttpHandler(core: McpCore, version: string): McpHttpHan
       if (request.method === 'POST') {
         const read = await readJson(request, response);
         if (!read) return;
-        const session = sessionId ? sessions.get(sessionId) : undefined;
+        const session = sessionFor(sessionId);
         if (session) return session.transport.handleRequest(request, response, read.body);
         if (sessionId) return jsonRpcError(response, 404, -32001, 'Session not found: initialize again.');
         if (!isInitializeRequest(read.body))
@@ -92,7 +122,7 @@ export function createMcpHttpHandler(core: McpCore, version: string): McpHttpHan
         return startSession(request, response, read.body);
       }
       if (request.method === 'GET' || request.method === 'DELETE') {
-        const session = sessionId ? sessions.get(sessionId) : undefined;
+        const session = sessionFor(sessionId);
         if (!session)
           return jsonRpcError(response, sessionId ? 404 : 400, -32000, 'Missing or unknown session.');
         return session.transport.handleRequest(request, response);
@@ -100,6 +130,7 @@ export function createMcpHttpHandler(core: McpCore, version: string): McpHttpHan
       response.writeHead(405, { Allow: 'GET, POST, DELETE' }).end();
     },
     async dispose() {
+      clearInterval(sweep);
       const open = [...sessions.values()];
       sessions.clear();
       await Promise.all(open.map(({ transport }) => transport.close().catch(() => undefined)));
