@@ -22,6 +22,7 @@ const benches: Record<string, () => Promise<{ run: BenchFn }>> = {
   language: () => import('./bench/language'),
   'real-models': () => import('./bench/realModels'),
   embed: () => import('./bench/embed'),
+  mcp: () => import('./bench/mcp'),
 };
 
 const [name, ...args] = process.argv.slice(2);
