@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Collection, DocumentsResult } from '../../shared/domain/scope';
 import { SearchMode, type SearchResult } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
+import type { CallResult } from '../../shared/ipc/contract';
 import { isInside } from '../common/paths';
 import { scopeOf, type LibraryCore } from './libraryAccess';
 import { fitLines, guarded, shorten, structured } from './toolResults';
@@ -27,11 +28,10 @@ const collection = z
   .optional()
   .describe('Only the documents of this saved collection (see the library tool for their names).');
 
-async function unwrap<T>(
-  result: Promise<{ ok: true; value: unknown } | { ok: false; error: { code: string; message: string } }>,
-): Promise<T> {
+/** A contract call's value, or its failure thrown as the QuireError it was. */
+async function unwrap<T>(result: Promise<CallResult<unknown>>): Promise<T> {
   const settled = await result;
-  if (!settled.ok) throw new QuireError(settled.error.code as never, settled.error.message);
+  if (!settled.ok) throw new QuireError(settled.error.code, settled.error.message);
   return settled.value as T;
 }
 
