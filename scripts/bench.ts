@@ -23,6 +23,7 @@ const benches: Record<string, () => Promise<{ run: BenchFn }>> = {
   'real-models': () => import('./bench/realModels'),
   embed: () => import('./bench/embed'),
   'cli-start': () => import('./bench/cliStart'),
+  mcp: () => import('./bench/mcp'),
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -22,6 +22,7 @@ const usage = `Usage: quire <command> [options]
 Commands:
   serve [--port N] [--host H] [--no-images] [--max-pages N] [--embedder DIR]
                                      the UI in a browser, over a loopback server with a token
+  mcp                                the library as an MCP server on stdio, for other agents
   library add <folder>               add a folder to the library
   library remove <folder>            remove a folder from the library
   library list [--json]              the library's documents with pages, sizes and errors
@@ -149,7 +150,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   // Any command can run long (a big folder, a slow model): each ends with its wrapper or a signal.
-  endWithParentOrSignal({ label: `quire ${command}`, serving: command === 'serve' });
+  endWithParentOrSignal({ label: `quire ${command}`, serving: command === 'serve' || command === 'mcp' });
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
   const library = libraryFromFlags(values);
   const json = values.json ?? false;
@@ -257,6 +258,11 @@ async function main(argv: string[]): Promise<void> {
     case 'models': {
       const { modelsCommand } = await import('./cli/modelCommands');
       await modelsCommand(rest, { dataDir, json, yes: values.yes ?? false, ...launch });
+      return;
+    }
+    case 'mcp': {
+      const { mcpCommand } = await import('./cli/mcpCommand');
+      await mcpCommand({ dataDir, library, ...launch });
       return;
     }
     case 'library': {

@@ -4,6 +4,8 @@ import { lowerThisProcess } from '../common/processPriority';
 import { createCore } from '../createCore';
 import type { ModelLaunchOptions } from '../models/launchOptions';
 import { storedToken } from '../server/auth';
+import { createMcpHttpHandler } from '../mcp/httpSessions';
+import { quireVersion } from '../mcp/serverVersion';
 import { startLoopbackServer } from '../server/loopbackServer';
 import { closeBeforeExit } from './commandLifetime';
 import { say } from './output';
@@ -56,6 +58,7 @@ export async function serveCommand(
     host: options.host,
     port: options.port,
     token: storedToken(options.dataDir),
+    mcp: createMcpHttpHandler(core, quireVersion()),
   });
   server = started;
   if (options.host !== '127.0.0.1' && options.host !== 'localhost') {
@@ -65,4 +68,5 @@ export async function serveCommand(
   }
   say(`Quire is serving ${options.dataDir}`);
   say(`Open ${started.url}`);
+  if (started.mcpUrl) say(`MCP (Streamable HTTP) for other agents: ${started.mcpUrl}`);
 }

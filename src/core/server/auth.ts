@@ -63,7 +63,10 @@ function sameToken(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** The token a request carries, from `?token=` or from the cookie set on the first visit. */
+/**
+ * The token a request carries, from `?token=`, an `Authorization: Bearer` header (MCP clients) or the
+ * cookie set on the first visit.
+ */
 export function tokenOf(
   request: IncomingMessage,
   cookieName: string,
@@ -75,6 +78,8 @@ export function tokenOf(
     // An unparseable URL carries no token.
   }
   if (fromQuery) return { token: fromQuery, fromQuery: true };
+  const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+  if (bearer?.[1]) return { token: bearer[1], fromQuery: false };
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [name, ...value] = part.trim().split('=');
     if (name === cookieName) return { token: value.join('='), fromQuery: false };

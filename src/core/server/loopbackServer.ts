@@ -18,6 +18,9 @@ import { sendFrame, serveCallSocket } from './callSocket';
 import { isPageImagePath, servePageImage } from './pageImageRoute';
 import { RendererBuild } from './rendererBuild';
 
+/** Where MCP clients reach the library over HTTP. */
+export const MCP_PATH = '/mcp';
+
 export interface LoopbackServerOptions {
   core: Core;
   /** The renderer build (out/renderer). */
@@ -29,10 +32,17 @@ export interface LoopbackServerOptions {
   token?: string;
   /** Where problems with one client go; stderr by default. */
   log?: (message: string) => void;
+  /** Answers MCP (Streamable HTTP) at /mcp, behind the same token and Host and Origin checks. */
+  mcp?: {
+    handle(request: IncomingMessage, response: ServerResponse): Promise<void>;
+    dispose(): Promise<void>;
+  };
 }
 
 export interface LoopbackServer {
   url: string;
+  /** The MCP endpoint with its token, when MCP is served. */
+  mcpUrl: string | null;
   port: number;
   token: string;
   dispose(): Promise<void>;
@@ -86,6 +96,10 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
       response.writeHead(403, { 'Content-Type': 'text/plain' }).end('Forbidden host');
       return;
     }
+    if (path === MCP_PATH && options.mcp) {
+      serveMcp(options.mcp, request, response);
+      return;
+    }
     if (!isAuthorised(request, token, cookieName)) {
       response
         .writeHead(401, { 'Content-Type': 'text/plain' })
@@ -111,6 +125,37 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
     build.serve(path, response, firstRows).catch((error: unknown) => {
       log(`serving ${path} failed: ${error instanceof Error ? error.message : String(error)}`);
       response.destroy();
+    });
+  };
+
+  // An MCP client is no browser: it sends the token as a bearer header or in the address, and usually
+  // no Origin. A browser page's fetch sends its Origin, and a foreign one is refused (DNS rebinding).
+  const serveMcp = (
+    mcp: NonNullable<LoopbackServerOptions['mcp']>,
+    request: IncomingMessage,
+    response: ServerResponse,
+  ) => {
+    if (request.headers.origin !== undefined && !isAllowedOrigin(request, hosts)) {
+      response.writeHead(403, { 'Content-Type': 'text/plain' }).end('Forbidden origin');
+      return;
+    }
+    if (!isAuthorised(request, token, cookieName)) {
+      response.writeHead(401, { 'Content-Type': 'application/json' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          error: {
+            code: -32001,
+            message: 'Missing or wrong token: use the MCP address quire serve printed.',
+          },
+          id: null,
+        }),
+      );
+      return;
+    }
+    mcp.handle(request, response).catch((error: unknown) => {
+      log(`MCP request failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!response.headersSent) response.writeHead(500).end();
+      else response.destroy();
     });
   };
 
@@ -161,10 +206,12 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
 
   return {
     url: `http://${displayHost}:${port}/?token=${token}`,
+    mcpUrl: options.mcp ? `http://${displayHost}:${port}${MCP_PATH}?token=${token}` : null,
     port,
     token,
     async dispose() {
       for (const off of unsubscribe) off();
+      await options.mcp?.dispose();
       for (const client of sockets.clients) client.terminate();
       sockets.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
