@@ -60,6 +60,11 @@ function hyphenatedWords(text: string): string {
   return [...text.matchAll(LINE_BREAK_HYPHEN)].map((m) => `${m[1]}${m[2]}`).join(' ');
 }
 
+/** The text with every word a line break hyphenated written whole ("inter-\nface" becomes "interface"). */
+export function joinLineBreakHyphens(text: string): string {
+  return text.replace(LINE_BREAK_HYPHEN, '$1$2');
+}
+
 function queryTerms(query: string): string[] {
   const words = (query.toLowerCase().match(WORD) ?? []).filter((w) => w.length > 1 && !isStopword(w));
   return [...new Set(words)];
