@@ -1,4 +1,3 @@
-import { isStopword } from '../stopwords';
 import { joinLineBreakHyphens } from '../searchText';
 
 /*
@@ -22,14 +21,13 @@ export function foldedWords(text: string): string[] {
   return text.normalize('NFKC').toLowerCase().match(WORD) ?? [];
 }
 
-/** The words of a term to look for, folded; stopwords at its ends dropped unless nothing else is left. */
+/** Articles a term may start with ("the bill of materials"); the wider stopword list holds words like "net". */
+const ARTICLES = new Set(['a', 'an', 'the']);
+
+/** The words of a term to look for, folded; a leading article dropped unless nothing else is left. */
 export function termWords(term: string): string[] {
   const words = foldedWords(term);
-  let start = 0;
-  let end = words.length;
-  while (start < end && isStopword(words[start]!)) start++;
-  while (end > start && isStopword(words[end - 1]!)) end--;
-  return start < end ? words.slice(start, end) : words;
+  return words.length > 1 && ARTICLES.has(words[0]!) ? words.slice(1) : words;
 }
 
 /** A word and its plural or singular by spelling (see above); numbers and letter-digit words as they are. */
