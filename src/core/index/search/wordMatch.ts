@@ -15,6 +15,9 @@ import { joinLineBreakHyphens } from '../searchText';
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 const LETTERS = /^[\p{L}\p{M}]+$/u;
+const LINE_END_HYPHEN = /\p{L}-[ \t]*\r?\n/u;
+const LETTER_DIGIT = /\p{L}\p{N}/u;
+const LETTER_DIGITS = /(\p{L})(\p{N})/gu;
 
 /** The words of a text, folded (NFKC, lower case). */
 export function foldedWords(text: string): string[] {
@@ -46,9 +49,11 @@ export function pluralForms(word: string): string[] {
 /** The word sequences a passage can be read as: as written, hyphens at line ends joined, letter-digit words split. */
 function readings(text: string): string[][] {
   const written = text.normalize('NFKC');
-  const variants = new Set([written, joinLineBreakHyphens(written)]);
-  for (const variant of [...variants]) variants.add(variant.replace(/(\p{L})(\p{N})/gu, '$1 $2'));
-  return [...variants].map((variant) => variant.toLowerCase().match(WORD) ?? []);
+  // Most passages have neither, and each reading is a pass over the text.
+  const variants = LINE_END_HYPHEN.test(written) ? [written, joinLineBreakHyphens(written)] : [written];
+  if (LETTER_DIGIT.test(written))
+    for (const variant of [...variants]) variants.push(variant.replace(LETTER_DIGITS, '$1 $2'));
+  return variants.map((variant) => variant.toLowerCase().match(WORD) ?? []);
 }
 
 /**
@@ -58,10 +63,13 @@ function readings(text: string): string[][] {
 export function formsIn(text: string, slots: ReadonlyArray<ReadonlySet<string>>): string[] {
   const found = new Set<string>();
   if (slots.length === 0) return [];
+  const first = slots[0]!;
   for (const words of readings(text)) {
     for (let at = 0; at + slots.length <= words.length; at++) {
-      if (slots.every((slot, i) => slot.has(words[at + i]!)))
-        found.add(words.slice(at, at + slots.length).join(' '));
+      if (!first.has(words[at]!)) continue;
+      let i = 1;
+      while (i < slots.length && slots[i]!.has(words[at + i]!)) i++;
+      if (i === slots.length) found.add(words.slice(at, at + slots.length).join(' '));
     }
   }
   return [...found];
