@@ -52,6 +52,7 @@ export function createAgentPorts(core: CoreServices, models: Pick<ModelRoles, 'c
     searchDocuments: (query, options, signal) =>
       core.index.search.documents(query, {
         ...(options.scope ? { filter: { scope: options.scope } } : {}),
+        ...(options.related ? { related: true } : {}),
         ...(signal ? { signal } : {}),
       }),
     resolveScope: (scope) => core.index.search.resolveScope(scope),

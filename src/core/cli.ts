@@ -29,8 +29,9 @@ Commands:
   index <folder> [--no-images] [--no-ocr] [--max-pages N] [--embedder DIR] [--page-embedder PATH.onnx]
                                      add a folder and index it to completion
   search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages] [--rewrite] [--rerank]
-         [--embedder DIR] [--page-embedder PATH.onnx] [--in PATH]... [--collection NAME] [--documents]
-                                     --documents: every matching document, not the top k
+         [--embedder DIR] [--page-embedder PATH.onnx] [--in PATH]... [--collection NAME] [--documents [--related]]
+                                     --documents: every document holding the words (case, plural folded),
+                                     not the top k; --related: also words of the same stem, named per document
   ask "<question>" [--model PATH.gguf] [--embedder DIR] [--no-clarify] [--review-plan] [--in PATH]... [--collection NAME]
       [--vision-model PATH.gguf --vision-projector PATH.gguf]
                                      ask the library; cites pages; asks back when the question is ambiguous
@@ -108,6 +109,7 @@ function readArgs(argv: string[]) {
         in: { type: 'string', multiple: true },
         collection: { type: 'string', multiple: true },
         documents: { type: 'boolean', default: false },
+        related: { type: 'boolean', default: false },
         yes: { type: 'boolean', short: 'y', default: false },
         version: { type: 'boolean', default: false },
       },
@@ -232,6 +234,7 @@ async function main(argv: string[]): Promise<void> {
         rerankerPath: values.reranker ?? process.env.QUIRE_RERANKER ?? null,
         scope,
         documents: values.documents ?? false,
+        related: values.related ?? false,
         ...launch,
       });
       return;

@@ -208,7 +208,7 @@ export function fakePorts(options: FakePortsOptions): FakePorts {
         if (entry) entry.matches++;
         else byDocument.set(c.documentId, { matches: 1, page: c.page, snippet: c.text, path: c.path });
       }
-      return [...byDocument].map(([documentId, e]) => ({ documentId, ...e }));
+      return [...byDocument].map(([documentId, e]) => ({ documentId, ...e, forms: [query.toLowerCase()] }));
     },
     resolveScope: (scope) => {
       const admitted = inScope(scope ?? undefined);

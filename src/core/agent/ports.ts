@@ -65,8 +65,15 @@ export interface AgentPorts {
     options: { k: number; scope?: Scope },
     signal?: AbortSignal,
   ): Promise<SearchHit[]>;
-  /** Every document whose text matches, not the top k; absent where the index cannot say. */
-  searchDocuments?(query: string, options: { scope?: Scope }, signal?: AbortSignal): Promise<DocumentMatch[]>;
+  /**
+   * Every document that holds the term as a word, not the top k (with `related`, also words of its
+   * stem); absent where the index cannot say.
+   */
+  searchDocuments?(
+    query: string,
+    options: { scope?: Scope; related?: boolean },
+    signal?: AbortSignal,
+  ): Promise<DocumentMatch[]>;
   /**
    * The documents a scope admits (null: all) and what was searched; throws when the scope names a
    * file that is gone or admits nothing. Absent: scopes cannot be used.

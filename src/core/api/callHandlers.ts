@@ -45,9 +45,9 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
       const notice = found.notice ?? (found.mode === 'dense' ? null : core.index.search.keywordNote());
       return { ...found, notice, searched };
     },
-    'search.documents': async ({ query, scope }) => ({
+    'search.documents': async ({ query, scope, related }) => ({
       searched: core.index.search.resolveScope(scope).searched,
-      documents: await core.index.search.documents(query, { filter: scope ? { scope } : {} }),
+      documents: await core.index.search.documents(query, { filter: scope ? { scope } : {}, related }),
     }),
     'search.notice': async () => ({ notice: currentSearchNotice(chunkSearchDeps(core)) }),
     'search.retrieve': ({ query, k, mode, rewrite, rerank, scope }) =>

@@ -221,6 +221,8 @@ export async function searchCommand(
     scope?: Scope | null;
     /** Every matching document (`{path, matches, page}`), not the top k passages. */
     documents?: boolean;
+    /** With `documents`: also words of the term's stem, each document listing the forms it holds. */
+    related?: boolean;
   } & ModelLaunchOptions,
 ): Promise<void> {
   if (!query)
@@ -247,7 +249,8 @@ export async function searchCommand(
   await core.start();
   try {
     const scope = options.scope ? { scope: options.scope } : {};
-    if (options.documents) return await printDocuments(core, query, scope, options.json);
+    if (options.documents)
+      return await printDocuments(core, query, scope, options.json, options.related ?? false);
     if (mode?.data === 'pages') await attachPageEmbedder(core, options.pageEmbedderPath);
     const result = await core.dispatch('search.retrieve', {
       ...scope,
@@ -292,14 +295,15 @@ export async function searchCommand(
   }
 }
 
-/** `quire search TERM --documents`: every document that matches, as `{path, matches, page}`. */
+/** `quire search TERM --documents`: every document that holds the term, as `{path, matches, page, forms}`. */
 async function printDocuments(
   core: Core,
   query: string,
   scope: { scope?: Scope },
   json: boolean,
+  related: boolean,
 ): Promise<void> {
-  const result = await core.dispatch('search.documents', { query, ...scope });
+  const result = await core.dispatch('search.documents', { query, ...scope, related });
   if (!result.ok) throw new QuireError(result.error.code, result.error.message);
   const found = result.value as DocumentsResult;
   const rows = found.documents.map((d) => ({
@@ -307,11 +311,17 @@ async function printDocuments(
     matches: d.matches,
     page: d.page,
     snippet: d.snippet,
+    forms: d.forms,
   }));
   if (json) return printJson(rows);
   say(`${rows.length} ${rows.length === 1 ? 'document matches' : 'documents match'} in ${found.searched}.`);
-  for (const row of rows)
-    say(`${row.path}  ${row.matches} passage(s), best p.${row.page}`, `    ${oneLine(row.snippet)}`);
+  const typed = query.trim().toLowerCase();
+  for (const row of rows) {
+    // Forms other than the term as typed are named, so a reader sees what else was counted.
+    const other = row.forms.filter((form) => form !== typed);
+    const as = other.length > 0 ? `  as: ${row.forms.join(', ')}` : '';
+    say(`${row.path}  ${row.matches} passage(s), best p.${row.page}${as}`, `    ${oneLine(row.snippet)}`);
+  }
 }
 
 /** Loads the given page embedder for this search, when it is the one the library's page vectors came from. */

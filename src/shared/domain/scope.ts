@@ -39,6 +39,8 @@ export const DocumentMatch = z.object({
   matches: z.number().int().positive(),
   page: z.number().int().positive(),
   snippet: z.string(),
+  /** The forms of the term found there (lower case), most passages first: "transformer", "transformers". */
+  forms: z.array(z.string()),
 });
 export type DocumentMatch = z.infer<typeof DocumentMatch>;
 

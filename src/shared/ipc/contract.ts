@@ -88,9 +88,18 @@ export const calls = {
       .strict(),
     output: ChunkSearchResult,
   },
-  /** Every document in scope whose text matches (not the top k), with its count of matching passages. */
+  /**
+   * Every document in scope that holds the words (not the top k), with its count of matching passages
+   * and the forms found; `related` also admits words of the same stem ("transformation" for "transformer").
+   */
   'search.documents': {
-    input: z.object({ query: z.string().min(1).max(2000), scope: Scope.optional() }).strict(),
+    input: z
+      .object({
+        query: z.string().min(1).max(2000),
+        scope: Scope.optional(),
+        related: z.boolean().default(false),
+      })
+      .strict(),
     output: DocumentsResult,
   },
   /** Set while text searches run on BM25 alone, saying why (no embedding model, vectors not ready). */

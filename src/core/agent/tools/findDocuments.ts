@@ -19,8 +19,9 @@ const MAX_SOURCES = 60;
 
 /**
  * Every document that mentions a term, not the top k passages: for "which files mention X" and "how
- * many documents mention X". Each document becomes a numbered source at its best page, so the answer
- * can cite every document it names.
+ * many documents mention X". A mention is the word itself (case and plural folded), not other words of
+ * its stem. Each document becomes a numbered source at its best page, so the answer can cite every
+ * document it names.
  */
 export const findDocuments: Tool<{ term: string }> = {
   name: 'find_documents',
@@ -44,13 +45,21 @@ export const findDocuments: Tool<{ term: string }> = {
     state.searches++;
     const found = await ports.searchDocuments(inputs.term, {}, signal);
     if (found.length === 0) {
+      // Only the word counts as a mention; other forms of it are named so the answer can say so.
+      const related = await ports.searchDocuments(inputs.term, { related: true }, signal);
+      const forms = [...new Set(related.flatMap((match) => match.forms))].slice(0, 8);
       yield {
         type: 'error',
-        message: `No document mentions "${inputs.term}".`,
+        message:
+          `No document mentions "${inputs.term}".` +
+          (related.length > 0
+            ? ` ${related.length} document(s) hold related words: ${forms.map((f) => `"${f}"`).join(', ')}.`
+            : ''),
         suggestion: 'Try another wording, or text_search to match by meaning.',
       };
       return;
     }
+    const typed = inputs.term.toLowerCase();
     const lines = found.slice(0, MAX_SOURCES).map((match) => {
       const source = state.sources.addHit({
         documentId: match.documentId,
@@ -62,7 +71,8 @@ export const findDocuments: Tool<{ term: string }> = {
         boxes: [],
         mode: 'bm25',
       });
-      return `[${source.n}] ${basename(match.path)}: ${match.matches} passage(s), best p.${match.page}: ${match.snippet.replace(/\s+/g, ' ').slice(0, 200)}`;
+      const other = match.forms.some((form) => form !== typed) ? ` (as ${match.forms.join(', ')})` : '';
+      return `[${source.n}] ${basename(match.path)}: ${match.matches} passage(s)${other}, best p.${match.page}: ${match.snippet.replace(/\s+/g, ' ').slice(0, 200)}`;
     });
     const rest = found.slice(MAX_SOURCES);
     if (rest.length > 0)

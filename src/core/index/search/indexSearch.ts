@@ -7,6 +7,8 @@ import type { ContentOwners } from '../documents/documentCatalog';
 import { parseBoxes } from '../records';
 import { ftsQuery, snippetAround } from '../searchText';
 import { sqlIn } from '../sql';
+import { stemSiblings } from './stemSiblings';
+import { formsIn, pluralForms, termWords, wordsOf } from './wordMatch';
 import type { IndexTables } from '../tables';
 import { inBatches } from '../tableIo';
 import { checkedVector, type TextEmbedder } from '../vectors/embedders';
@@ -42,6 +44,11 @@ export interface PageSearchOptions {
 
 export interface DocumentSearchOptions {
   filter?: SearchFilter;
+  /**
+   * Also count words that share the term's stem ("transformation" for "transformer"); off by default,
+   * when only the term itself counts (case and plural folded, see wordMatch.ts).
+   */
+  related?: boolean;
   signal?: AbortSignal;
 }
 
@@ -50,7 +57,10 @@ export interface Searcher {
   chunks(query: string, options?: ChunkSearchOptions): Promise<SearchHit[]>;
   /** Late-interaction page search with the active page embedder; exact MaxSim scores. */
   pages(query: string, options?: PageSearchOptions): Promise<SearchHit[]>;
-  /** Every document whose text matches the words (BM25's matching, no top k), most matches first. */
+  /**
+   * Every document that holds the term as a word (or phrase), no top k, most passages first, each with
+   * the forms found there; `related` also admits words of the same stem.
+   */
   documents(query: string, options?: DocumentSearchOptions): Promise<DocumentMatch[]>;
   /** The documents a scope admits and what it names that is gone; throws when it admits nothing. */
   resolveScope(scope: Scope | null | undefined): ResolvedScope;
@@ -100,40 +110,54 @@ export class IndexSearch implements Searcher {
     this.tables.assertOpen();
     const { signal } = options;
     signal?.throwIfAborted();
-    const words = ftsQuery(typeof query === 'string' ? query : '');
-    if (!words) throw new QuireError('invalid_input', 'Type some words to search for.');
+    const term = termWords(typeof query === 'string' ? query : '');
+    if (term.length === 0) throw new QuireError('invalid_input', 'Type some words to search for.');
     const scope = this.contentScope(options.filter);
     if (scope.allowed.size === 0 || !this.fullText.ready) return [];
     await abortable(this.fullText.foldPending(), signal);
     // Every matching chunk, not the top k: the limit is the number of rows that could match.
     const rows = await abortable(this.tables.chunks.countRows(scope.where ?? undefined), signal);
     if (rows === 0) return [];
+    // The index matches stems, so it finds every passage that could hold the words (and more); each
+    // is then checked for the words themselves.
+    const slots = term.map((word) => new Set(pluralForms(word)));
     const search = this.tables.chunks
       .query()
-      .fullTextSearch(words, { columns: 'search_text' })
+      .fullTextSearch(ftsQuery(slots.flatMap((slot) => [...slot]).join(' ')), { columns: 'search_text' })
       .select(['content_hash', 'page', 'text', '_score'])
       .limit(rows);
     if (scope.where) search.where(scope.where);
     const found = (await abortable(search.toArray(), signal)) as Array<ChunkRow & { _score: number }>;
-    const byHash = new Map<string, { matches: number; best: ChunkRow & { _score: number } }>();
+    if (options.related) {
+      const seen = new Set(found.flatMap((row) => [...wordsOf(row.text)]));
+      for (const [i, word] of term.entries()) {
+        for (const sibling of await stemSiblings(word, seen, signal)) slots[i]!.add(sibling);
+      }
+    }
+    const byHash = new Map<string, { best: ChunkRow & { _score: number }; forms: string[][] }>();
     for (const row of found) {
+      const forms = formsIn(row.text, slots);
+      if (forms.length === 0) continue;
       const entry = byHash.get(row.content_hash);
-      if (!entry) byHash.set(row.content_hash, { matches: 1, best: row });
+      if (!entry) byHash.set(row.content_hash, { best: row, forms: [forms] });
       else {
-        entry.matches++;
+        entry.forms.push(forms);
         if (row._score > entry.best._score) entry.best = row;
       }
     }
     const matches: DocumentMatch[] = [];
-    for (const [hash, { matches: count, best }] of byHash) {
+    for (const [hash, { best, forms }] of byHash) {
+      const ranked = byPassages(forms);
+      const snippet = snippetAround(best.text, formsIn(best.text, slots)[0] ?? query);
       for (const document of this.owners.owners().get(hash) ?? []) {
         if (scope.admits && !scope.admits(document)) continue;
         matches.push({
           documentId: document.id,
           path: document.path,
-          matches: count,
+          matches: forms.length,
           page: Number(best.page),
-          snippet: snippetAround(best.text, query),
+          snippet,
+          forms: ranked,
         });
       }
     }
@@ -360,6 +384,13 @@ export class IndexSearch implements Searcher {
       mode,
     };
   }
+}
+
+/** Each form found, most passages first (then alphabetically), from the forms of each passage. */
+function byPassages(passages: string[][]): string[] {
+  const counts = new Map<string, number>();
+  for (const forms of passages) for (const form of forms) counts.set(form, (counts.get(form) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([form]) => form);
 }
 
 function checkK(k: number | undefined): number {
