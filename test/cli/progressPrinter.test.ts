@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ProgressPrinter } from '../../src/core/cli/progressPrinter';
 import type { IndexProgress } from '../../src/shared/domain/library';
-import { writeSamplePdfs } from '../helpers/samplePdfs';
+import { samplePdfBytes, samplePdfs, writeSamplePdfs } from '../helpers/samplePdfs';
 import { tempDir } from '../helpers/shared';
 
 const cli = join(import.meta.dirname, '..', '..', 'packages', 'cli', 'quire.mjs');
@@ -54,6 +55,22 @@ describe('indexing progress on stderr', () => {
     ]);
   });
 
+  it('prints the final state once, though the queue reports it again as it settles', () => {
+    let now = 0;
+    const lines: string[] = [];
+    const printer = new ProgressPrinter({ write: (text) => lines.push(text) }, 3_000, () => now);
+    printer.update(progress(0, 0));
+    now = 3_100;
+    printer.update(progress(2, 20));
+    now = 3_200;
+    printer.update(progress(2, 20));
+    printer.finish();
+    expect(lines).toEqual([
+      'indexing: 0/2 files · text 0/20 pages, 2.0 pages/s, ETA 10 s\n',
+      'indexing: 2/2 files · text 20/20 pages\n',
+    ]);
+  });
+
   it('`quire index` piped prints progress lines with no terminal codes', async () => {
     const data = await tempDir();
     const folder = await tempDir();
@@ -80,4 +97,44 @@ describe('indexing progress on stderr', () => {
       await folder.cleanup();
     }
   }, 180_000);
+
+  it('`quire index FOLDER` reports on that folder and fails naming its unreadable files', async () => {
+    const data = await tempDir();
+    const first = await tempDir();
+    const second = await tempDir();
+    const index = async (folder: string) => {
+      const child = spawn(process.execPath, [cli, 'index', folder, '--data-dir', data.path, '--no-images'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, LANCEDB_LOG: 'error' },
+      });
+      let stderr = '';
+      let stdout = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      return { code, stdout, stderr };
+    };
+    try {
+      await writeSamplePdfs(first.path);
+      const firstRun = await index(first.path);
+      expect(firstRun.code, firstRun.stderr + firstRun.stdout).toBe(0);
+      await writeFile(join(second.path, 'notes.pdf'), samplePdfBytes(samplePdfs[0]!.pages));
+      await writeFile(join(second.path, 'broken.pdf'), '%PDF-1.7\nnot a PDF at all\n');
+      const secondRun = await index(second.path);
+      // The second folder's two files, not the library's five.
+      expect(secondRun.stdout).toContain(`Indexed 1 of 2 files in ${second.path}`);
+      expect(secondRun.code, secondRun.stderr + secondRun.stdout).toBe(1);
+      expect(secondRun.stderr).toMatch(/quire: 1 file could not be indexed: .*broken\.pdf\./);
+      // The final progress line is printed once.
+      const last = secondRun.stderr
+        .split('\n')
+        .filter((line) => line.startsWith('indexing: '))
+        .at(-1);
+      expect(secondRun.stderr.split(`${last}\n`).length).toBe(2);
+    } finally {
+      await data.cleanup();
+      await first.cleanup();
+      await second.cleanup();
+    }
+  }, 240_000);
 });

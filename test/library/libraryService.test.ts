@@ -1,7 +1,8 @@
 import { chmod, copyFile, mkdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect } from '@lancedb/lancedb';
+import { expandHome } from '../../src/core/library/folderCheck';
 import { LibraryService } from '../../src/core/library/libraryService';
 import type { LibrarySnapshot } from '../../src/shared/domain/library';
 import { startLibrary } from '../helpers/libraryRows';
@@ -95,6 +96,25 @@ describe('LibraryService', () => {
     } else {
       console.log('unreadable-folder case not run: running as root, which can read any folder');
     }
+  });
+
+  it('reads a leading ~/ as the home folder, as a shell would', async () => {
+    expect(expandHome('~/Papers/2024', '/home/ada')).toBe(join('/home/ada', 'Papers/2024'));
+    expect(expandHome('~', '/home/ada')).toBe('/home/ada');
+    expect(expandHome('/srv/~/x', '/home/ada')).toBe('/srv/~/x');
+    expect(expandHome('~ada/x', '/home/ada')).toBe('~ada/x');
+    const { dataDir, folder } = await fixture();
+    const library = await openLibrary(dataDir);
+    const home = process.env.HOME;
+    // homedir() reads HOME: the folder's parent stands in for the user's home.
+    process.env.HOME = dirname(folder);
+    try {
+      const root = await library.addFolder(`~/${basename(folder)}`);
+      expect(root.path).toBe(folder);
+    } finally {
+      process.env.HOME = home;
+    }
+    await expect(library.addFolder('~ada/x')).rejects.toMatchObject({ code: 'invalid_input' });
   });
 
   it('keeps roots and rows across restarts, writing nothing for unchanged files', async () => {

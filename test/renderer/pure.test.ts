@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DocumentState } from '../../src/shared/domain/library';
+import type { DocumentState, IndexProgress, WorkKind } from '../../src/shared/domain/library';
 import {
   formatBytes,
   formatEta,
@@ -18,7 +18,9 @@ import { toHighlightRects } from '../../src/renderer/src/features/pages/highligh
 import { describeMemory } from '../../src/renderer/src/features/models/memoryBars';
 import { upsertDownload } from '../../src/renderer/src/features/models/downloads';
 import {
+  countLibrary,
   describeProgress,
+  progressHeadline,
   documentsByRoot,
   filterDocuments,
   NO_FILTER,
@@ -305,6 +307,65 @@ describe('highlights, memory, downloads, library', () => {
         work: [],
       }),
     ).toMatchObject({ paused: true, stopped: full, eta: null, rate: null });
+  });
+
+  it('headlines only what holds, with files counted over the whole library', () => {
+    const progress = (over: Partial<IndexProgress>): IndexProgress => ({
+      filesDone: 4,
+      filesTotal: 4,
+      pagesDone: 40,
+      pagesTotal: 40,
+      pagesPerSecond: 2,
+      etaSeconds: 0,
+      pagesToDraw: 0,
+      pagesToRecognize: 0,
+      paused: false,
+      stopped: null,
+      currentPath: null,
+      work: [],
+      ...over,
+    });
+    const line = (kind: WorkKind, pagesDone: number, pagesTotal: number) => ({
+      kind,
+      pagesDone,
+      pagesTotal,
+      pagesPerSecond: 0,
+      etaSeconds: null,
+      currentPath: null,
+    });
+    const files = (states: DocumentState[]) =>
+      countLibrary(
+        states.map((state, i) => ({
+          id: String(i),
+          rootId: i < 12 ? 'first' : 'second',
+          path: `/f${i}.pdf`,
+          relativePath: `f${i}.pdf`,
+          kind: 'pdf' as const,
+          bytes: 1,
+          modifiedMs: 0,
+          pages: 1,
+          state,
+          error: state === 'failed' ? 'Broken.' : null,
+        })),
+      );
+    const allIndexed = files(Array<DocumentState>(16).fill('indexed'));
+    // The text is in, OCR has not started and page images are a tenth drawn: not "everything".
+    const scanning = progress({
+      pagesToRecognize: 6,
+      pagesToDraw: 36,
+      work: [line('text', 40, 40), line('ocr', 0, 6), line('images', 4, 40)],
+    });
+    expect(progressHeadline(scanning, allIndexed)).toBe('Text searchable; OCR 0 of 6; page images 4 of 40');
+    // Three files failed: the library is not "indexed".
+    const failed = files([...Array<DocumentState>(13).fill('indexed'), 'failed', 'failed', 'quarantined']);
+    expect(progressHeadline(progress({}), failed)).toBe('3 files failed');
+    expect(describeProgress(progress({}), failed).files).toBe('16 of 16 files');
+    // A second folder of 4 in a library of 16: the card counts the library, not the run.
+    expect(describeProgress(progress({}), allIndexed).files).toBe('16 of 16 files');
+    expect(progressHeadline(progress({}), allIndexed)).toBe('Everything is indexed');
+    const midway = files([...Array<DocumentState>(14).fill('indexed'), 'queued', 'indexing']);
+    expect(describeProgress(progress({ filesDone: 2 }), midway).files).toBe('14 of 16 files');
+    expect(progressHeadline(progress({ stopped: 'The disk is full.' }), midway)).toBe('Indexing stopped');
   });
 
   it('spells out a reason for errors and states to act on, not for a file passing through the queue', () => {

@@ -6,6 +6,7 @@ import { QuireError } from '../../shared/errors';
 import { createCore, type Core } from '../createCore';
 import type { LibraryLocation } from '../location/libraryLocation';
 import type { ModelLaunchOptions } from '../models/launchOptions';
+import { expandHome } from '../library/folderCheck';
 import { closeBeforeExit } from './commandLifetime';
 import { printJson, say, tell } from './output';
 import { ProgressPrinter } from './progressPrinter';
@@ -100,10 +101,10 @@ export async function indexCommand(
   closeBeforeExit(() => core.dispose());
   await core.start();
   try {
-    const path = resolve(folder);
-    if (!core.library.snapshot().roots.some((root) => root.path === path)) {
-      await core.library.addFolder(path);
-    }
+    const path = resolve(expandHome(folder));
+    const root =
+      core.library.snapshot().roots.find((candidate) => candidate.path === path) ??
+      (await core.library.addFolder(path));
     const live = process.stderr.isTTY && !options.json;
     // On a terminal the line is redrawn in place; in a pipe or a log, a line every few seconds.
     const printer = new ProgressPrinter(
@@ -128,7 +129,8 @@ export async function indexCommand(
       off();
       printer.finish();
     }
-    const documents = core.library.snapshot().documents;
+    // The report is on the folder asked for: the library may hold others, indexed on other days.
+    const documents = core.library.snapshot().documents.filter((doc) => doc.rootId === root.id);
     const stats = await core.index.maintenance.stats();
     const states: Record<string, number> = {};
     for (const doc of documents) states[doc.state] = (states[doc.state] ?? 0) + 1;
@@ -136,8 +138,10 @@ export async function indexCommand(
     const ocrTotal = (count: (ocr: NonNullable<DocumentInfo['ocr']>) => number) =>
       indexed.reduce((sum, d) => sum + (d.ocr ? count(d.ocr) : 0), 0);
     const summary = {
+      folder: root.path,
       files: documents.length,
       pages: indexed.reduce((sum, d) => sum + (d.pages ?? 0), 0),
+      /** Over the whole library: the index does not count chunks by folder. */
       chunks: stats.chunks,
       // Scanned pages: read by OCR, unreadable, and still waiting (OCR off, or stopped midway).
       ocrPages: ocrTotal((ocr) => ocr.pagesRead),
@@ -171,14 +175,16 @@ export async function indexCommand(
             `The text index is complete, but page vectors could not be made: ${pageVectors.problems.join(' ')}`,
           )
         : null;
+    const failed = failedFiles(documents);
     if (options.json) {
       printJson(summary);
       if (stopped) throw stopped;
+      if (failed) throw failed;
       if (pageVectorFailure) throw pageVectorFailure;
       return;
     }
     say(
-      `Indexed ${states.indexed ?? 0} of ${summary.files} files: ${summary.pages} pages, ${summary.chunks} chunks in ${summary.seconds.toFixed(1)} s.`,
+      `Indexed ${states.indexed ?? 0} of ${summary.files} files in ${summary.folder}: ${summary.pages} pages in ${summary.seconds.toFixed(1)} s (${summary.chunks} chunks in the whole library).`,
     );
     if (embedded.model !== null && !embedderProblem)
       say(`Embedded ${embedded.items} new chunks and pages with ${embedded.model}.`);
@@ -199,10 +205,27 @@ export async function indexCommand(
         `Page vectors: ${pageVectors.pages} pages, ${pageVectors.vectors} vectors in ${pageVectors.seconds.toFixed(1)} s (${pageVectors.embedder}).`,
       );
     if (stopped) throw stopped;
+    if (failed) throw failed;
     if (pageVectorFailure) throw pageVectorFailure;
   } finally {
     await core.dispose();
   }
+}
+
+/** The most failed files named in the error; the summary above it lists every one. */
+const NAMED_FAILURES = 10;
+
+/** The folder's files that could not be read (failed, or given up after failing again and again), as the command's error. */
+export function failedFiles(documents: readonly DocumentInfo[]): QuireError | null {
+  const failed = documents.filter((doc) => doc.state === 'failed' || doc.state === 'quarantined');
+  if (failed.length === 0) return null;
+  const named = failed.slice(0, NAMED_FAILURES).map((doc) => doc.path);
+  const more = failed.length - named.length;
+  const count = failed.length === 1 ? '1 file' : `${failed.length} files`;
+  return new QuireError(
+    'not_readable',
+    `${count} could not be indexed: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}.`,
+  );
 }
 
 /** `quire search "<query>"`: hits as `{path, page, score, snippet}`, pages 1-based; a notice on stderr when the mode differs. */

@@ -2,7 +2,9 @@ import { resolve } from 'node:path';
 import { QuireError } from '../../shared/errors';
 import { createCore } from '../createCore';
 import { closeBeforeExit } from './commandLifetime';
-import { formatBytes, printJson, say } from './output';
+import { expandHome } from '../library/folderCheck';
+import { documentRows } from './libraryTable';
+import { printJson, say, shown } from './output';
 import { UsageError } from './usage';
 
 export async function libraryCommand(
@@ -18,7 +20,7 @@ export async function libraryCommand(
       case 'add': {
         const folder = rest[0];
         if (!folder) throw new UsageError('Usage: quire library add <folder>');
-        const root = await core.library.addFolder(resolve(folder));
+        const root = await core.library.addFolder(resolve(expandHome(folder)));
         await core.library.whenIdle();
         const count = core.library.snapshot().documents.filter((d) => d.rootId === root.id).length;
         if (options.json) printJson(root);
@@ -28,7 +30,8 @@ export async function libraryCommand(
       case 'remove': {
         const folder = rest[0];
         if (!folder) throw new UsageError('Usage: quire library remove <folder>');
-        const root = core.library.snapshot().roots.find((r) => r.path === resolve(folder) || r.id === folder);
+        const path = resolve(expandHome(folder));
+        const root = core.library.snapshot().roots.find((r) => r.path === path || r.id === folder);
         if (!root) throw new QuireError('not_found', `${folder} is not in the library.`);
         await core.library.removeFolder(root.id);
         if (!options.json) say(`Removed ${root.path}.`);
@@ -60,11 +63,12 @@ export async function libraryCommand(
           say('The library is empty: add a folder with `quire library add <folder>`.');
         for (const root of snapshot.roots) {
           say(`${root.path}${root.error ? `  (${root.error})` : ''}`);
-          for (const doc of snapshot.documents.filter((d) => d.rootId === root.id)) {
-            const pages = doc.pages === null ? '' : `${doc.pages} p.`;
-            const problem = doc.error ? `  ${doc.state}: ${doc.error}` : '';
-            say(`  ${doc.relativePath}  ${pages}  ${formatBytes(doc.bytes)}${problem}`);
-          }
+          say(
+            ...documentRows(
+              snapshot.documents.filter((d) => d.rootId === root.id),
+              shown,
+            ),
+          );
           for (const file of snapshot.skipped.filter((s) => s.rootId === root.id)) {
             say(`  not read: ${file.path}: ${file.reason}`);
           }

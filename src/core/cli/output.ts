@@ -41,16 +41,9 @@ export function printJson(value: unknown): void {
 export function reportFailure(error: unknown): void {
   const info = toErrorInfo(error);
   process.stderr.write(`quire: ${shownLines(info.message)}\n`);
-  process.exitCode = info.code === 'invalid_input' ? 2 : 1;
+  // 2 is ask's "declined or not verified", 64 a usage error (set by the caller): any other failure is 1.
+  process.exitCode = 1;
 }
 
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value < 10 && unit > 0 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
-}
+// Decimal units, the same figure the app shows (one owner, in shared).
+export { formatBytes } from '../../shared/format/bytes';

@@ -37,7 +37,8 @@ export interface ProgressOutput {
 export class ProgressPrinter {
   private lastPrintedAt: number | null = null;
   private latest: IndexProgress | null = null;
-  private printedLatest = false;
+  /** The last line printed: a report that says the same again (the queue settling) is not printed twice. */
+  private lastText: string | null = null;
 
   constructor(
     private readonly out: ProgressOutput,
@@ -47,7 +48,6 @@ export class ProgressPrinter {
 
   update(progress: IndexProgress): void {
     this.latest = progress;
-    this.printedLatest = false;
     if (this.out.isTTY) {
       this.out.write(`\r${progressText(progress)}\x1b[K`);
       return;
@@ -60,15 +60,17 @@ export class ProgressPrinter {
   finish(): void {
     if (this.out.isTTY) {
       if (this.latest) this.out.write('\n');
-    } else if (this.latest && !this.printedLatest) {
+    } else {
       this.print(this.now());
     }
   }
 
   private print(now: number): void {
     if (!this.latest) return;
-    this.out.write(`indexing: ${progressText(this.latest)}\n`);
+    const text = progressText(this.latest);
+    if (text === this.lastText) return;
+    this.out.write(`indexing: ${text}\n`);
     this.lastPrintedAt = now;
-    this.printedLatest = true;
+    this.lastText = text;
   }
 }

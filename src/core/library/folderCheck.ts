@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve, sep } from 'node:path';
 import { isInside } from '../common/paths';
 import { QuireError } from '../../shared/errors';
 import { refuseProtectedFolder } from './protectedFolders';
@@ -10,13 +11,26 @@ export interface FolderRules {
   documentFoldersInDataDir?: string[];
 }
 
+/**
+ * `~` and a leading `~/` mean the home folder, as in a shell: a path typed in the app's field or quoted
+ * on the command line reaches Quire unexpanded. `~user` is left alone (and refused as not absolute).
+ */
+export function expandHome(path: string, home: string = homedir()): string {
+  if (path === '~') return home;
+  // On Windows `~\x` too; elsewhere a backslash is part of a name.
+  const rest = path.startsWith('~/') || (sep === '\\' && path.startsWith('~\\')) ? path.slice(2) : null;
+  return rest === null ? path : join(home, rest);
+}
+
 /** Checks that `path` is an existing, readable folder Quire may read and returns it normalised. */
 export async function checkFolder(
   path: string,
   { dataDir, documentFoldersInDataDir = [] }: FolderRules,
 ): Promise<string> {
-  if (!isAbsolute(path)) throw new QuireError('invalid_input', `Give the folder's full path, not "${path}".`);
-  const folder = resolve(path);
+  const expanded = expandHome(path);
+  if (!isAbsolute(expanded))
+    throw new QuireError('invalid_input', `Give the folder's full path, not "${path}".`);
+  const folder = resolve(expanded);
   await refuseProtectedFolder(folder, dataDir, documentFoldersInDataDir);
   const info = await stat(folder).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {

@@ -8,6 +8,7 @@ import type { Worker as TesseractWorker } from 'tesseract.js';
 import { QuireError } from '../../../shared/errors';
 import { encodeGreyPng } from './greyPng';
 import { releasePixels } from './pageGeometry';
+import { quietWorkerUrl } from './quietTesseractWorker';
 import type {
   GreyImage,
   OcrEngine,
@@ -115,6 +116,11 @@ export function linesFromTsv(tsv: string): RecognizedLine[] {
   return lines;
 }
 
+/** tesseract.js types `workerPath` as a string; in Node it is handed to `new Worker`, which takes a URL. */
+function quietWorker(): { workerPath: string } {
+  return { workerPath: quietWorkerUrl() as unknown as string };
+}
+
 /** Pages read with the packaged best_int models (every page read before the fast model came). */
 export const TESSERACT_PACKAGED_ID = 'tesseract';
 /** Pages read with Tesseract's fast models from a folder (tessdata_fast). */
@@ -175,6 +181,7 @@ export class TesseractEngine implements OcrEngine {
       if (!langPath) throw new QuireError('unsupported', 'The orientation model (osd) is not installed.');
       const { createWorker, OEM } = await loadTesseract();
       const worker = await createWorker('osd', OEM.TESSERACT_ONLY, {
+        ...quietWorker(),
         langPath,
         cacheMethod: 'none',
         legacyCore: true,
@@ -228,6 +235,7 @@ export class TesseractEngine implements OcrEngine {
           wanted.length === 1 || !packed ? dirs[0]! : await sideBySide(wanted, dirs as string[]);
         const { createWorker, OEM } = await loadTesseract();
         const worker = await createWorker(wanted, OEM.LSTM_ONLY, {
+          ...quietWorker(),
           langPath,
           cacheMethod: 'none',
           gzip: packed,

@@ -1,20 +1,8 @@
 // Human-readable numbers for the UI. Decimal units (1 GB = 10^9 bytes), as the engine's own sentences,
 // the model hosts and file managers give them: one figure for one size wherever it shows.
 
-const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
-
-export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes < 0) return '—';
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < BYTE_UNITS.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  const digits = unit === 0 || value >= 100 ? 0 : 1;
-  // Number() drops trailing zeros: "1.50" reads as "1.5", "16.0" as "16".
-  return `${Number(value.toFixed(digits))} ${BYTE_UNITS[unit]}`;
-}
+// One owner for sizes: the CLI prints the same figure (src/shared/format/bytes.ts).
+export { formatBytes } from '../../../shared/format/bytes';
 
 /** "about 3 min left"; null means the engine cannot estimate yet. */
 export function formatEta(seconds: number | null): string {

@@ -1,10 +1,11 @@
+import { useMemo } from 'react';
 import type { IndexProgress } from '../../../../shared/domain/library';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { ProgressBar } from '../../components/ProgressBar';
 import { fileName } from '../../lib/format';
 import { useAction } from '../../lib/useAction';
 import { useLibraryStore } from './libraryStore';
-import { describeProgress, describeWork } from './libraryView';
+import { countLibrary, describeProgress, describeWork, progressHeadline } from './libraryView';
 
 export function IndexingProgress({ progress }: { progress: IndexProgress }) {
   const pause = useLibraryStore((state) => state.pause);
@@ -12,19 +13,13 @@ export function IndexingProgress({ progress }: { progress: IndexProgress }) {
   const pauseAction = useAction(pause);
   const resumeAction = useAction(resume);
   const cancelAction = useAction(useLibraryStore((state) => state.cancel));
-  const view = describeProgress(progress);
+  const documents = useLibraryStore((state) => state.snapshot?.documents);
+  const library = useMemo(() => (documents ? countLibrary(documents) : null), [documents]);
+  const view = describeProgress(progress, library);
   const work = describeWork(progress);
   // The text of every file is in; scanned pages are being recognised and page images drawn.
   const drawingOnly = view.finished && (view.drawing !== null || view.recognizing !== null);
-  const title = view.stopped
-    ? 'Indexing stopped'
-    : view.paused
-      ? 'Indexing paused'
-      : drawingOnly
-        ? 'Everything is searchable'
-        : view.finished
-          ? 'Everything is indexed'
-          : 'Indexing';
+  const title = progressHeadline(progress, library);
 
   return (
     <section className="indexing" aria-label="Indexing progress" data-testid="indexing">

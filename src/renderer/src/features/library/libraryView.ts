@@ -72,7 +72,11 @@ export interface ProgressView {
   stopped: string | null;
 }
 
-export function describeProgress(progress: IndexProgress): ProgressView {
+/** `library` counts files over the whole library; without it, over this busy period. */
+export function describeProgress(
+  progress: IndexProgress,
+  library: LibraryCounts | null = null,
+): ProgressView {
   const byPages = progress.pagesTotal > 0;
   const finished = progress.filesTotal > 0 && progress.filesDone >= progress.filesTotal;
   const working = !finished && !progress.paused && progress.filesTotal > 0;
@@ -80,7 +84,9 @@ export function describeProgress(progress: IndexProgress): ProgressView {
     percent: byPages
       ? percent(progress.pagesDone, progress.pagesTotal)
       : percent(progress.filesDone, progress.filesTotal),
-    files: `${progress.filesDone} of ${plural(progress.filesTotal, 'file')}`,
+    files: library
+      ? `${library.settled} of ${plural(library.files, 'file')}`
+      : `${progress.filesDone} of ${plural(progress.filesTotal, 'file')}`,
     pages: byPages ? `${progress.pagesDone} of ${plural(progress.pagesTotal, 'page')}` : null,
     rate: working && progress.pagesPerSecond > 0 ? formatRate(progress.pagesPerSecond, 'pages') : null,
     eta: working ? formatEta(progress.etaSeconds) : null,
@@ -93,6 +99,54 @@ export function describeProgress(progress: IndexProgress): ProgressView {
     paused: progress.paused,
     stopped: progress.stopped,
   };
+}
+
+/** The whole library's files, for the progress card: a busy period counts only the files it read. */
+export interface LibraryCounts {
+  files: number;
+  /** Files read to their end: indexed, failed, locked or not supported. */
+  settled: number;
+  /** Failed, or quarantined after failing again and again. */
+  failed: number;
+}
+
+export function countLibrary(documents: readonly DocumentInfo[]): LibraryCounts {
+  let settled = 0;
+  let failed = 0;
+  for (const doc of documents) {
+    if (!PASSING_STATES.has(doc.state)) settled++;
+    if (doc.state === 'failed' || doc.state === 'quarantined') failed++;
+  }
+  return { files: documents.length, settled, failed };
+}
+
+/** "OCR 0 of 6": pages of one kind of work done of its total; null when that work has none left. */
+function workLeft(progress: IndexProgress, kind: WorkKind, name: string, pagesLeft: number): string | null {
+  const line = (progress.work ?? []).find((candidate) => candidate.kind === kind);
+  if (line && line.pagesDone < line.pagesTotal) return `${name} ${line.pagesDone} of ${line.pagesTotal}`;
+  return pagesLeft > 0 ? `${name} ${plural(pagesLeft, 'page')} left` : null;
+}
+
+/**
+ * The progress card's headline: only what holds. The text can be searchable while OCR and page
+ * images still run, and a library with failed files is not "indexed"; files count over the library.
+ */
+export function progressHeadline(progress: IndexProgress, library: LibraryCounts | null): string {
+  if (progress.stopped !== null) return 'Indexing stopped';
+  if (progress.paused) return 'Indexing paused';
+  const view = describeProgress(progress);
+  const waiting = library !== null && library.settled < library.files;
+  if (!view.finished) return 'Indexing';
+  const failed = library !== null && library.failed > 0 ? plural(library.failed, 'file') + ' failed' : null;
+  const behind = [
+    workLeft(progress, 'ocr', 'OCR', progress.pagesToRecognize),
+    workLeft(progress, 'images', 'page images', progress.pagesToDraw),
+  ].filter((part) => part !== null);
+  if (behind.length > 0) return ['Text searchable', ...behind, ...(failed ? [failed] : [])].join('; ');
+  if (failed) return failed;
+  // Files left unread (indexing was cancelled): say how far it got rather than "indexed".
+  if (waiting) return `${library.settled} of ${plural(library.files, 'file')} read`;
+  return 'Everything is indexed';
 }
 
 /** Why a document is in its state, in the user's words; the engine's own error comes first. */
