@@ -26,8 +26,9 @@ Commands:
   library add <folder>               add a folder to the library
   library remove <folder>            remove a folder from the library
   library list [--json]              the library's documents with pages, sizes and errors
-  index <folder> [--no-images] [--no-ocr] [--max-pages N] [--embedder DIR] [--page-embedder PATH.onnx]
-                                     add a folder and index it to completion
+  index <folder> [--no-images] [--no-ocr] [--max-pages N] [--strict] [--embedder DIR] [--page-embedder PATH.onnx]
+                                     add a folder and index it to completion; names the files that
+                                     could not be indexed (--strict: and exits 1)
   search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages] [--rewrite] [--rerank]
          [--embedder DIR] [--page-embedder PATH.onnx] [--in PATH]... [--collection NAME] [--documents [--related]]
                                      --documents: every document holding the words (case, plural folded),
@@ -109,6 +110,7 @@ function readArgs(argv: string[]) {
         in: { type: 'string', multiple: true },
         collection: { type: 'string', multiple: true },
         documents: { type: 'boolean', default: false },
+        strict: { type: 'boolean', default: false },
         related: { type: 'boolean', default: false },
         yes: { type: 'boolean', short: 'y', default: false },
         version: { type: 'boolean', default: false },
@@ -208,6 +210,7 @@ async function main(argv: string[]): Promise<void> {
         json,
         images: !values['no-images'],
         ocr: !values['no-ocr'],
+        strict: values.strict ?? false,
         ...pageLimit,
         ...launch,
       });

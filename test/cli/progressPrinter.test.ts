@@ -98,15 +98,19 @@ describe('indexing progress on stderr', () => {
     }
   }, 180_000);
 
-  it('`quire index FOLDER` reports on that folder and fails naming its unreadable files', async () => {
+  it('`quire index FOLDER` reports on that folder, names its unreadable files, and fails on them with --strict', async () => {
     const data = await tempDir();
     const first = await tempDir();
     const second = await tempDir();
-    const index = async (folder: string) => {
-      const child = spawn(process.execPath, [cli, 'index', folder, '--data-dir', data.path, '--no-images'], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, LANCEDB_LOG: 'error' },
-      });
+    const index = async (folder: string, ...flags: string[]) => {
+      const child = spawn(
+        process.execPath,
+        [cli, 'index', folder, '--data-dir', data.path, '--no-images', ...flags],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { ...process.env, LANCEDB_LOG: 'error' },
+        },
+      );
       let stderr = '';
       let stdout = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -123,8 +127,12 @@ describe('indexing progress on stderr', () => {
       const secondRun = await index(second.path);
       // The second folder's two files, not the library's five.
       expect(secondRun.stdout).toContain(`Indexed 1 of 2 files in ${second.path}`);
-      expect(secondRun.code, secondRun.stderr + secondRun.stdout).toBe(1);
+      // A damaged file is a final state of that file, not a failure of the run, unless --strict says so.
+      expect(secondRun.code, secondRun.stderr + secondRun.stdout).toBe(0);
       expect(secondRun.stderr).toMatch(/quire: 1 file could not be indexed: .*broken\.pdf\./);
+      const strictRun = await index(second.path, '--strict');
+      expect(strictRun.code, strictRun.stderr + strictRun.stdout).toBe(1);
+      expect(strictRun.stderr).toMatch(/quire: 1 file could not be indexed: .*broken\.pdf\./);
       // The final progress line is printed once.
       const last = secondRun.stderr
         .split('\n')

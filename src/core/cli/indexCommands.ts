@@ -81,6 +81,11 @@ export async function indexCommand(
     ocr: boolean;
     /** `--max-pages`: the most pages of one PDF indexed. */
     maxPagesPerDocument?: number;
+    /**
+     * `--strict`: a file that could not be indexed fails the command. Off, the run exits 0 once every
+     * file reached its final state (a damaged file's is "failed"), and names those files on stderr.
+     */
+    strict?: boolean;
   } & ModelLaunchOptions,
 ): Promise<void> {
   if (!folder) throw new QuireError('invalid_input', 'Usage: quire index <folder>');
@@ -179,7 +184,8 @@ export async function indexCommand(
     if (options.json) {
       printJson(summary);
       if (stopped) throw stopped;
-      if (failed) throw failed;
+      if (failed && options.strict) throw failed;
+      if (failed) tell(`quire: ${failed.message}`);
       if (pageVectorFailure) throw pageVectorFailure;
       return;
     }
@@ -205,7 +211,8 @@ export async function indexCommand(
         `Page vectors: ${pageVectors.pages} pages, ${pageVectors.vectors} vectors in ${pageVectors.seconds.toFixed(1)} s (${pageVectors.embedder}).`,
       );
     if (stopped) throw stopped;
-    if (failed) throw failed;
+    if (failed && options.strict) throw failed;
+    if (failed) tell(`quire: ${failed.message} (--strict makes this fail the command)`);
     if (pageVectorFailure) throw pageVectorFailure;
   } finally {
     await core.dispose();
