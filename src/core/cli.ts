@@ -47,7 +47,7 @@ Options:
   --data-dir DIR   where Quire keeps its data (default: ${defaultDataDir()})
   --library URI    a shared library on object storage (s3://bucket/prefix, or
                    s3+ddb://bucket/prefix?ddbTableName=T): \`index\` writes it, one writer at a time;
-                   \`search\` reads it. Keys from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or --profile;
+                   \`search\`, \`ask\` and \`mcp\` read it. Keys from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or --profile;
                    endpoint from QUIRE_S3_ENDPOINT (plain http only on 127.0.0.1)
   --region R       the library's region (or AWS_REGION)
   --profile NAME   a profile of ~/.aws/credentials for the library's keys
@@ -138,6 +138,9 @@ function libraryFromFlags(values: { library?: string; region?: string; profile?:
   }
 }
 
+/** The commands that open the library --library names; the others would silently use the local one. */
+const READS_A_SHARED_LIBRARY = new Set(['index', 'search', 'ask', 'mcp']);
+
 const ASK_USAGE = 'Usage: quire ask "<question>" [--model PATH.gguf] [--json]';
 const SEARCH_USAGE =
   'Usage: quire search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages] [--rewrite] [--rerank]';
@@ -177,6 +180,10 @@ async function main(argv: string[]): Promise<void> {
       }
     }
   }
+  if (library && !READS_A_SHARED_LIBRARY.has(command))
+    throw new UsageError(
+      `quire ${command} works on this computer's library and does not take --library; index, search, ask and mcp do.`,
+    );
   const scope = scopeFromFlags(values.in, values.collection);
   const maxPages = values['max-pages'] === undefined ? undefined : Number(values['max-pages']);
   if (maxPages !== undefined && !(Number.isInteger(maxPages) && maxPages >= 1))
@@ -248,6 +255,7 @@ async function main(argv: string[]): Promise<void> {
       const { askCommand } = await import('./cli/askCommand');
       await askCommand(rest[0], {
         dataDir,
+        library,
         json,
         ...launch,
         clarify: !values['no-clarify'],

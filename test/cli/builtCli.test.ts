@@ -81,4 +81,21 @@ describe('the built command line', () => {
       await data.cleanup();
     }
   });
+
+  it('a command that cannot open a shared library refuses --library instead of reading the local one', async () => {
+    const data = await tempDir('quire-built-cli-');
+    try {
+      for (const args of [
+        ['library', 'list'],
+        ['collections', 'list'],
+        ['models', 'status'],
+      ]) {
+        const run = quire(...args, '--library', 's3://bucket/prefix', '--data-dir', data.path);
+        expect(run.status, run.stderr).toBe(64);
+        expect(run.stderr).toContain(`quire ${args[0]} works on this computer's library`);
+      }
+    } finally {
+      await data.cleanup();
+    }
+  });
 });

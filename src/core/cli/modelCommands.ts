@@ -3,6 +3,7 @@ import type { DownloadProgress, ModelsStatus } from '../../shared/domain/models'
 import { QuireError } from '../../shared/errors';
 import { createCore, type Core } from '../createCore';
 import { noModelHelp as adviceWhenNoModel } from '../models/catalogue/advice';
+import type { LibraryLocation } from '../location/libraryLocation';
 import type { ModelLaunchOptions } from '../models/launchOptions';
 import { closeBeforeExit } from './commandLifetime';
 import { formatBytes, printJson, say, shown, tell } from './output';
@@ -15,6 +16,8 @@ export interface ModelCommandOptions extends ModelLaunchOptions {
   json: boolean;
   /** `models setup --yes`: no question before downloading. */
   yes?: boolean;
+  /** `--library` (ask): a shared library to read instead of the local one. */
+  library?: LibraryLocation | undefined;
 }
 
 /** A core for one command that uses models but leaves the library as it is. */
@@ -24,6 +27,7 @@ export async function startModelCore(
 ): Promise<Core> {
   const core = createCore({
     dataDir: options.dataDir,
+    ...(options.library ? { library: options.library } : {}),
     ingest: false,
     modelPath: options.modelPath,
     embedderPath: options.embedderPath,
