@@ -282,6 +282,45 @@ describe('damaged and hostile archives', () => {
     expect(error.message).toMatch(/more than it declares/);
   });
 
+  it('fails an EPUB whose package file lists nothing it can read, saying why', async () => {
+    const chapterItem = (n: number) => ({
+      manifest: `<item id="ch${n}" href="ch${n}.xhtml" media-type="application/xhtml+xml"/>`,
+      spine: `<itemref idref="ch${n}"/>`,
+    });
+    const book = (chapters: number, doctype: string, body: string) => {
+      const items = Array.from({ length: chapters }, (_, i) => chapterItem(i + 1));
+      const opf = `<?xml version="1.0"?>${doctype}<package xmlns="http://www.idpf.org/2007/opf" version="2.0" unique-identifier="id"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Pumps</dc:title><dc:identifier id="id">x</dc:identifier></metadata><manifest>${items.map((i) => i.manifest).join('')}</manifest><spine>${items.map((i) => i.spine).join('')}</spine></package>`;
+      const chapter = `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>One</title></head><body>${body}</body></html>`;
+      return writeZip([
+        { name: 'mimetype', data: Buffer.from('application/epub+zip') },
+        {
+          name: 'META-INF/container.xml',
+          data: Buffer.from(
+            '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>',
+          ),
+        },
+        { name: 'OEBPS/content.opf', data: Buffer.from(opf) },
+        ...items.map((_, i) => ({ name: `OEBPS/ch${i + 1}.xhtml`, data: Buffer.from(chapter) })),
+      ]);
+    };
+    const write = async (name: string, bytes: Buffer) => {
+      const path = join(dir.path, name);
+      await writeFile(path, bytes);
+      return path;
+    };
+    const text = '<p>The Zephyr-9 pump holds 42 bar.</p>';
+    expect(JSON.stringify(await readEpub(await write('two.epub', book(2, '', text))))).toContain('Zephyr-9');
+    const withDoctype = await write('doctype.epub', book(2, '<!DOCTYPE package [<!ENTITY x "y">]>', text));
+    expect(JSON.stringify(await readEpub(withDoctype))).toContain('Zephyr-9');
+    // epub2 reads a manifest of a single item as empty: that book must fail with why, not index with no pages.
+    await expect(readEpub(await write('one.epub', book(1, '', text)))).rejects.toThrow(
+      /EPUB book lists no chapters Quire can read/,
+    );
+    await expect(readEpub(await write('blank.epub', book(2, '', '')))).rejects.toThrow(
+      /has no text Quire can read/,
+    );
+  });
+
   it.skipIf(noCorpus)('fails truncated files and renamed non-archives with the reason', async () => {
     const cut = join(dir.path, 'cut.pptx');
     await writeFile(cut, (await readFile(file('powerpoint_sample.pptx'))).subarray(0, 5000));

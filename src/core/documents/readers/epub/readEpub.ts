@@ -59,6 +59,15 @@ export async function readEpub(
     const blocks = body ? htmlToBlocks(body) : [];
     if (blocks.length > 0) units.push({ label, blocks, pages: 'flow' });
   }
+  // A book whose package file lists nothing to read (epub2 drops a package it cannot parse, one with a
+  // DOCTYPE for one) would otherwise be "indexed" with no pages and no word of why.
+  if (book.flow.length === 0)
+    throw new QuireError(
+      'unsupported',
+      'This EPUB book lists no chapters Quire can read: its package file (content.opf) is damaged or in a form the reader refuses.',
+    );
+  if (units.length === 0)
+    throw new QuireError('unsupported', 'This EPUB book has no text Quire can read in any of its chapters.');
   const title = cleanText(book.metadata.title ?? '') || null;
   return { title, units };
 }
