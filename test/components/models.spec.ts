@@ -78,6 +78,7 @@ test('Look again asks the engine and shows the roles it found', async ({ page, o
       ],
       servers: [{ kind: 'ollama', endpoint: SERVER, reachable: true, models: ['qwen2.5vl:7b'], error: null }],
       downloads: [],
+      unusableFiles: [],
       memory: {
         totalBytes: 16e9,
         availableBytes: 9e9,
