@@ -46,12 +46,13 @@ export function FolderItem({ root, documents, shown, filtering, skipped, complet
           className="folder-item__toggle"
           aria-expanded={expanded}
           aria-controls={listId}
-          // The name is drawn in two pieces to lose its middle; it is read whole.
-          aria-label={`${name}, ${count}`}
+          // The name is drawn in two pieces to lose its middle; it is read whole, and the label holds
+          // the visible text word for word (name, a space, the count) as speech input needs.
+          aria-label={`${name} ${count}`}
           onClick={() => setExpanded(!expanded)}
         >
           <span className="disclosure" aria-hidden="true" />
-          <MiddleName name={name} title={root.path} className="folder-item__name" />
+          <MiddleName name={name} title={root.path} className="folder-item__name" />{' '}
           <span className="folder-item__count" data-testid="folder-count" aria-busy={!complete}>
             {count}
           </span>
