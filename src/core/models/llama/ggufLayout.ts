@@ -3,7 +3,11 @@
  * download cut short or a copy that failed half-way has a whole header but would fail, or abort, deep
  * inside llama.cpp; checked here, the user is told which file and why.
  */
-import type { GgufHeader } from '../ggufHeader';
+/** What the layout check reads of a checked header: each tensor's place and shape, and the file's size. */
+export interface GgufTensorTable {
+  tensors: ReadonlyArray<{ dimensions: readonly (number | bigint)[]; ggmlType: number; fileOffset: bigint }>;
+  fileBytes: number;
+}
 
 /**
  * Bytes per block and values per block of each ggml tensor type (ggml's type traits), by type id.
@@ -55,7 +59,7 @@ export function tensorDataBytes(dimensions: readonly (number | bigint)[], ggmlTy
 }
 
 /** Why the file cannot be loaded as it is, or null when its tensor data is whole. */
-export function ggufLayoutProblem(header: GgufHeader): string | null {
+export function ggufLayoutProblem(header: GgufTensorTable): string | null {
   if (header.tensors.length === 0) return 'it is corrupt: its tensor table lists no tensors';
   let end = 0n;
   for (const tensor of header.tensors) {
