@@ -17,6 +17,7 @@ import { createMcpHttpHandler } from '../../src/core/mcp/httpSessions';
 import { startLoopbackServer } from '../../src/core/server/loopbackServer';
 import { corpusDir, tempDir } from '../../test/helpers/shared';
 import type { BenchReport } from './report';
+import { untilIndexed } from '../../test/helpers/untilIndexed';
 
 const QUERIES = ['trace tree', 'type specialization', 'loop', 'Zephyr pump', 'compiler', 'guard', 'memo'];
 const SESSIONS = 20;
@@ -69,10 +70,7 @@ export async function run(args: string[]): Promise<BenchReport> {
   });
   await core.start();
   await core.library.addFolder(folder);
-  do {
-    await core.library.whenIdle();
-    await core.ingestion.whenIdle();
-  } while (core.library.snapshot().scanning);
+  await untilIndexed(core);
 
   const direct = await timed(searches, async (query) => {
     const result = await core.dispatch('search.retrieve', { query, k: 10, mode: 'bm25' });

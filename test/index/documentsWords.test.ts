@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/core/createCore';
 import { corpusDir, hasCorpus, tempDir } from '../helpers/shared';
+import { untilIndexed } from '../helpers/untilIndexed';
 
 /*
  * `documents(term)` held to poppler: a document is listed when pdftotext's text of it holds the term
@@ -90,10 +91,7 @@ describe.skipIf(missing !== null)('documents that hold a word, against pdftotext
     });
     await core.start();
     await core.library.addFolder(folder);
-    do {
-      await core.library.whenIdle();
-      await core.ingestion.whenIdle();
-    } while (core.library.snapshot().scanning);
+    await untilIndexed(core);
     const unread = core.library.snapshot().documents.filter((d) => d.state !== 'indexed');
     if (unread.length > 0) throw new Error(`Not indexed: ${unread.map((d) => d.path).join(', ')}`);
   }, 900_000);

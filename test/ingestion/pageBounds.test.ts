@@ -5,6 +5,7 @@ import { createCore, type Core } from '../../src/core/createCore';
 import { openPageImage } from '../../src/core/pages/readPageImage';
 import { mostlyRepeats, repeatedPagesPdf } from '../helpers/repeatedPagesPdf';
 import { tempDir } from '../helpers/shared';
+import { untilIndexed } from '../helpers/untilIndexed';
 
 const PUMP = 'The Zephyr-9 pump was serviced in FY2022; spare part SKU0042 meets ISO9001.';
 
@@ -29,10 +30,7 @@ describe('a PDF claiming 20,000 pages of one page object, beside a normal file',
     });
     await core.start();
     await core.library.addFolder(folder);
-    do {
-      await core.library.whenIdle();
-      await core.ingestion.whenIdle();
-    } while (core.library.snapshot().scanning);
+    await untilIndexed(core);
   }, 300_000);
 
   afterAll(async () => {

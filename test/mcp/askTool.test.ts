@@ -9,6 +9,7 @@ import { createQuireMcpServer, type QuireMcpServer } from '../../src/core/mcp/qu
 import { tempDir } from '../helpers/shared';
 import { startOllamaStandIn, type OllamaStandIn } from '../standins/ollamaStandIn';
 import { scriptedReplies } from '../standins/scriptedAgent';
+import { untilIndexed } from '../helpers/untilIndexed';
 
 /*
  * The ask tool with the real agent on a real core and index, its model a stand-in server speaking
@@ -41,10 +42,7 @@ beforeAll(async () => {
   });
   await core.start();
   await core.library.addFolder(folder);
-  do {
-    await core.library.whenIdle();
-    await core.ingestion.whenIdle();
-  } while (core.library.snapshot().scanning);
+  await untilIndexed(core);
   mcp = createQuireMcpServer(core, 'test');
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await mcp.server.connect(serverSide);

@@ -14,6 +14,7 @@ import { createMcpHttpHandler } from '../../src/core/mcp/httpSessions';
 import { createQuireMcpServer, type QuireMcpServer } from '../../src/core/mcp/quireMcpServer';
 import { startLoopbackServer, type LoopbackServer } from '../../src/core/server/loopbackServer';
 import { corpusDir, hasCorpus, tempDir } from '../helpers/shared';
+import { untilIndexed } from '../helpers/untilIndexed';
 
 /*
  * Quire as an MCP server, driven by the SDK's own Client (no client written here) against the real
@@ -67,10 +68,7 @@ describe.skipIf(!hasCorpus)(`quire as an MCP server${skipReason}`, () => {
     });
     await core.start();
     await core.library.addFolder(folder);
-    do {
-      await core.library.whenIdle();
-      await core.ingestion.whenIdle();
-    } while (core.library.snapshot().scanning);
+    await untilIndexed(core);
     const states = core.library.snapshot().documents.map((d) => d.state);
     expect(states).toEqual(['indexed', 'indexed', 'indexed']);
     mcp = createQuireMcpServer(core, 'test');
@@ -382,10 +380,7 @@ describe.skipIf(!hasCorpus)(`quire as an MCP server${skipReason}`, () => {
     await mkdir(more);
     await writeFile(join(more, 'valve.txt'), 'The Zephyr-9 relief valve opens at 45 bar.\n');
     await core.library.addFolder(more);
-    do {
-      await core.library.whenIdle();
-      await core.ingestion.whenIdle();
-    } while (core.library.snapshot().scanning);
+    await untilIndexed(core);
     await vi.waitFor(() => expect(told).toBeGreaterThan(0), { timeout: 10_000 });
     const { resources } = await client.listResources();
     expect(resources.some((r) => r.name === 'valve.txt')).toBe(true);

@@ -9,6 +9,7 @@ import type { BoundingBox, ChunkSearchResult, PageImage } from '../../src/shared
 import { openPageImage } from '../../src/core/pages/readPageImage';
 import { highlightSentence } from '../../src/renderer/src/features/pages/sentenceHighlight';
 import { corpusDir, tempDir, withoutCorpus } from '../helpers/shared';
+import { untilIndexed } from '../helpers/untilIndexed';
 
 const noCorpus = withoutCorpus('page words of corpus files');
 
@@ -39,10 +40,7 @@ beforeAll(async () => {
   cleanups.unshift(() => core.dispose());
   await core.start();
   await core.library.addFolder(folder);
-  do {
-    await core.library.whenIdle();
-    await core.ingestion.whenIdle();
-  } while (core.library.snapshot().scanning);
+  await untilIndexed(core);
 }, 300_000);
 
 afterAll(async () => {
