@@ -24,6 +24,7 @@ const benches: Record<string, () => Promise<{ run: BenchFn }>> = {
   embed: () => import('./bench/embed'),
   'cli-start': () => import('./bench/cliStart'),
   mcp: () => import('./bench/mcp'),
+  'page-words': () => import('./bench/pageWords'),
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -4,6 +4,7 @@ import type { WebService } from './web/webService';
 import type { PageImageStore } from './documents/render/pageImageStore';
 import type { Index } from './index/openIndex';
 import type { Ingestion } from './ingestion/ingestion';
+import type { OpenPdfReaders } from './pages/openPdfReaders';
 import type { OcrStore } from './documents/ocr/ocrStore';
 import type { OcrSettingsStore } from './ingestion/ocrSettingsStore';
 import type { LibraryService } from './library/libraryService';
@@ -45,6 +46,8 @@ export interface CoreServices {
   readonly location: LocationSettings;
   /** What OCR read on each page, by content: the viewer's words for scanned pages. */
   readonly ocrResults: OcrStore;
+  /** PDFs kept open between calls for the viewer's words. */
+  readonly pdfReaders: OpenPdfReaders;
   /** Opens a file in the system's own viewer (the desktop app); null where there is no desktop. */
   readonly openFile: ((path: string) => Promise<void>) | null;
 }

@@ -13,6 +13,7 @@ import { createDispatcher, type Dispatch } from './api/dispatcher';
 import type { CoreServices } from './coreServices';
 import { Emitter } from './common/emitter';
 import { createDocumentPool, type DocumentPool } from './documents/pool/documentPool';
+import { OpenPdfReaders } from './pages/openPdfReaders';
 import { OcrStore } from './documents/ocr/ocrStore';
 import { PageImageStore } from './documents/render/pageImageStore';
 import { DEFAULT_LONG_EDGE } from './documents/render/raster';
@@ -143,6 +144,7 @@ export function createCore(config: CoreConfig): Core {
   });
   const pageImages = new PageImageStore(join(config.dataDir, 'pages'));
   const ocrResults = new OcrStore(join(config.dataDir, 'ocr'));
+  const pdfReaders = new OpenPdfReaders();
   const ocrSettings = new OcrSettingsStore(
     config.dataDir,
     config.ocr === false,
@@ -269,6 +271,7 @@ export function createCore(config: CoreConfig): Core {
       chosenByCommandLine: config.library !== undefined,
     })),
     ocrResults,
+    pdfReaders,
     openFile: config.openFile ?? null,
     dispatch: async (name, input) => {
       const result = await dispatch(name, input);
@@ -383,6 +386,7 @@ export function createCore(config: CoreConfig): Core {
       await retrieval.dispose();
       await ingestion?.dispose();
       await pool?.dispose();
+      await pdfReaders.dispose();
       await library.dispose();
       await index?.dispose();
       await shared?.dispose();

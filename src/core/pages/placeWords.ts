@@ -110,20 +110,50 @@ function boxOf(run: TextRun) {
 }
 
 function splitRun(run: TextRun, line: number): PageWord[] {
-  const ctx = context();
-  ctx.font = `${Math.max(1, run.fontSize)}px sans-serif`;
-  const total = ctx.measureText(run.text).width;
+  const total = estimatedWidth(run.text);
   if (!(total > 0)) return [];
   const along = run.vertical ? run.height : run.width;
   const scale = along / total;
-  return measureWords(run.text).map((word) => {
-    const start = word.left * scale;
-    const size = word.width * scale;
+  const words: PageWord[] = [];
+  let measuredUpTo = 0;
+  let left = 0;
+  for (const match of run.text.matchAll(/\S+/g)) {
+    left += estimatedWidth(run.text.slice(measuredUpTo, match.index));
+    const wordWidth = estimatedWidth(match[0]);
+    const start = left * scale;
+    const size = wordWidth * scale;
+    left += wordWidth;
+    measuredUpTo = match.index + match[0].length;
     const box = run.vertical
       ? { x: run.x, y: run.y + start, width: run.width, height: size }
       : run.rtl
         ? { x: run.x + run.width - start - size, y: run.y, width: size, height: run.height }
         : { x: run.x + start, y: run.y, width: size, height: run.height };
-    return { text: word.text, box, estimated: true, line };
-  });
+    words.push({ text: match[0], box, estimated: true, line });
+  }
+  return words;
+}
+
+// A PDF run's own font is not at hand, so its words are placed by a stand-in font's character widths.
+// Measuring each character once (not each prefix of each run) keeps a page to a few hundred canvas
+// calls: the viewer asks for many pages at once and this runs on the main thread.
+const characterWidths = new Map<string, number>();
+// A file of many distinct characters must not grow the map without end.
+const MAX_REMEMBERED_CHARACTERS = 8192;
+
+/** The stand-in font's width of `text`, in units only meaningful as shares of another such width. */
+function estimatedWidth(text: string): number {
+  let width = 0;
+  for (const character of text) {
+    let known = characterWidths.get(character);
+    if (known === undefined) {
+      const ctx = context();
+      ctx.font = '100px sans-serif';
+      known = ctx.measureText(character).width;
+      if (characterWidths.size >= MAX_REMEMBERED_CHARACTERS) characterWidths.clear();
+      characterWidths.set(character, known);
+    }
+    width += known;
+  }
+  return width;
 }

@@ -2,12 +2,13 @@ import type { PageWords } from '../../shared/domain/pages';
 import { QuireError } from '../../shared/errors';
 import type { CoreServices } from '../coreServices';
 import type { OcrKey, OcrStore } from '../documents/ocr/ocrStore';
-import { openPdfPageReader } from '../documents/pdf/pdfPageReaders';
 import { laysOutPages } from '../documents/readers/formatReaders';
 import type { StoredTextSource } from '../index/records';
 import { laidOutWords, recognizedWords, textLayerWords } from './placeWords';
 
-type Deps = Pick<CoreServices, 'library' | 'ingestion' | 'index' | 'ocrSettings'> & { ocrResults: OcrStore };
+type Deps = Pick<CoreServices, 'library' | 'ingestion' | 'index' | 'ocrSettings' | 'pdfReaders'> & {
+  ocrResults: OcrStore;
+};
 
 /**
  * The words of one indexed page and where they sit: from OCR when OCR read the page, from Quire's
@@ -47,34 +48,33 @@ export async function readPageWords(
   if (doc.kind !== 'pdf') throw new QuireError('not_found', `Page ${page} has no words to show.`);
   const path = await core.library.readablePath(doc.path);
   // The same engine that read the page for the index, so a cited sentence is found among these words.
-  const reader = await openPdfPageReader(path, undefined).catch((error: unknown) => {
-    if (error instanceof QuireError && error.code === 'needs_password') {
-      throw new QuireError('unsupported', 'The text of an encrypted PDF is not shown over its pages.');
-    }
-    throw error;
-  });
-  try {
-    signal?.throwIfAborted();
-    if (page > reader.pageCount) {
-      throw new QuireError(
-        'not_found',
-        `Page ${page} does not exist: the PDF has ${reader.pageCount} pages.`,
-      );
-    }
-    const read = await reader.readRuns(page, { measure: false });
-    if (read.unreadable !== null) {
-      throw new QuireError('unsupported', `The text of page ${page} cannot be read: ${read.unreadable}`);
-    }
-    return {
-      ...base,
-      pageWidth: read.width,
-      pageHeight: read.height,
-      source: 'layer',
-      words: textLayerWords(read.runs),
-    };
-  } finally {
-    await reader.close();
+  const read = await core.pdfReaders
+    .use(path, async (reader) => {
+      signal?.throwIfAborted();
+      if (page > reader.pageCount) {
+        throw new QuireError(
+          'not_found',
+          `Page ${page} does not exist: the PDF has ${reader.pageCount} pages.`,
+        );
+      }
+      return reader.readRuns(page, { measure: false });
+    })
+    .catch((error: unknown) => {
+      if (error instanceof QuireError && error.code === 'needs_password') {
+        throw new QuireError('unsupported', 'The text of an encrypted PDF is not shown over its pages.');
+      }
+      throw error;
+    });
+  if (read.unreadable !== null) {
+    throw new QuireError('unsupported', `The text of page ${page} cannot be read: ${read.unreadable}`);
   }
+  return {
+    ...base,
+    pageWidth: read.width,
+    pageHeight: read.height,
+    source: 'layer',
+    words: textLayerWords(read.runs),
+  };
 }
 
 /** The OCR record of a page: read with today's settings, or with the ones the page says it was read with. */
