@@ -41,7 +41,7 @@ function appCore(port: number): Core {
 async function setEnabled(core: Core, enabled: boolean): Promise<McpSharingStatus> {
   const result = await core.dispatch('mcpSharing.setEnabled', { enabled });
   if (!result.ok) throw new Error(result.error.message);
-  return result.value;
+  return result.value as McpSharingStatus;
 }
 
 const initialize = JSON.stringify({
@@ -53,7 +53,11 @@ const initialize = JSON.stringify({
 const post = (url: string, headers: Record<string, string> = {}) =>
   fetch(url, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      ...headers,
+    },
     body: initialize,
   });
 
@@ -100,7 +104,12 @@ describe('letting other apps on this computer use the library (MCP over HTTP)', 
     await core.start();
     await core.library.addFolder(folder);
     await untilIndexed(core);
-    expect(core.mcpSharing.status()).toMatchObject({ enabled: false, address: null, token: null, error: null });
+    expect(core.mcpSharing.status()).toMatchObject({
+      enabled: false,
+      address: null,
+      token: null,
+      error: null,
+    });
 
     const on = await setEnabled(core, true);
     expect(on.error).toBeNull();
@@ -112,13 +121,18 @@ describe('letting other apps on this computer use the library (MCP over HTTP)', 
 
     expect((await post(on.address!)).status).toBe(401);
     expect((await post(on.address!, { Authorization: 'Bearer wrong' })).status).toBe(401);
-    expect((await post(`${on.address}?token=${on.token}`, { Origin: 'http://evil.example' })).status).toBe(403);
+    expect((await post(`${on.address}?token=${on.token}`, { Origin: 'http://evil.example' })).status).toBe(
+      403,
+    );
     expect((await fetch(on.address!.replace('/mcp', '/'))).status).toBe(404);
 
     const client = await sdkClient(on);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain('search');
-    const result = (await client.callTool({ name: 'search', arguments: { query: 'Zephyr pressure' } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: 'search',
+      arguments: { query: 'Zephyr pressure' },
+    })) as CallToolResult;
     expect(result.isError).toBeFalsy();
     expect(JSON.stringify(result.content)).toContain('pump.txt');
 
@@ -127,7 +141,9 @@ describe('letting other apps on this computer use the library (MCP over HTTP)', 
     expect(await refusal(on.address!)).toBe('ECONNREFUSED');
     await expect(client.listTools()).rejects.toThrow();
     await client.close();
-    expect(JSON.parse(await readFile(join(dataDir, 'settings', 'mcp.json'), 'utf8'))).toEqual({ enabled: false });
+    expect(JSON.parse(await readFile(join(dataDir, 'settings', 'mcp.json'), 'utf8'))).toEqual({
+      enabled: false,
+    });
   }, 120_000);
 
   it('keeps the setting and the token across a restart, and quitting closes the listener', async () => {

@@ -47,7 +47,10 @@ export function answerMcp(
     response.writeHead(401, { 'Content-Type': 'application/json' }).end(
       JSON.stringify({
         jsonrpc: '2.0',
-        error: { code: -32001, message: `Missing or wrong token: use the MCP address ${checks.whereTheAddressIs}.` },
+        error: {
+          code: -32001,
+          message: `Missing or wrong token: use the MCP address ${checks.whereTheAddressIs}.`,
+        },
         id: null,
       }),
     );
