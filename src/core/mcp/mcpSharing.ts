@@ -56,7 +56,7 @@ export class McpSharing {
       enabled: this.enabled,
       unsupportedReason: supported
         ? null
-        : 'Only the desktop app has this switch; `quire serve` answers MCP at /mcp and `quire mcp` over stdio.',
+        : 'Only the desktop app has this switch: quire serve already answers MCP at /mcp, and quire mcp over stdio.',
       address: this.listener?.address ?? null,
       token: this.listener ? this.token : null,
       dataDir: supported ? this.options.dataDir : null,

@@ -2,8 +2,9 @@
 
 /** A Claude Desktop-style `mcpServers` entry that starts `quire mcp` on the app's data folder. */
 export function stdioSnippet(dataDir: string): string {
-  const entry = { command: 'quire', args: ['mcp', '--data-dir', dataDir] };
-  return JSON.stringify({ mcpServers: { quire: entry } }, null, 2);
+  const entry = JSON.stringify({ command: 'quire', args: ['mcp', '--data-dir', dataDir] });
+  // The entry on one line: short enough to read in the settings column, still JSON to paste.
+  return `{\n  "mcpServers": {\n    "quire": ${entry}\n  }\n}`;
 }
 
 /** The Streamable HTTP address with its token, for apps that take a URL. */
