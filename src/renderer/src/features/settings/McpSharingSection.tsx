@@ -2,9 +2,12 @@ import { useEffect, useState } from 'react';
 import type { McpSharingStatus } from '../../../../shared/domain/mcpSharing';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { quire } from '../../ipc/client';
-import { httpAddress, stdioSnippet } from './mcpSnippets';
 
-/** The switch that lets other apps on this computer use the library over MCP, and what to paste there. */
+/**
+ * The switch that lets other apps on this computer use the library over MCP, and the address to paste
+ * into them. No `quire mcp` entry is offered for the app's folder: started beside the app, it does not
+ * follow what the app indexes after it starts, and a search that meets a newer document fails.
+ */
 export function McpSharingSection() {
   const [status, setStatus] = useState<McpSharingStatus | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -51,21 +54,12 @@ export function McpSharingSection() {
         </>
       )}
       <ErrorMessage error={error ?? status?.error ?? null} />
-      {status?.enabled && status.dataDir && (
-        <>
-          <Snippet
-            label="For apps that start Quire themselves (claude_desktop_config.json)"
-            text={stdioSnippet(status.dataDir)}
-            testId="mcp-stdio"
-          />
-          {status.address && status.token && (
-            <Snippet
-              label="For apps that connect to an address (Streamable HTTP)"
-              text={httpAddress(status.address, status.token)}
-              testId="mcp-http"
-            />
-          )}
-        </>
+      {status?.address && status.token && (
+        <Snippet
+          label="Address for MCP clients (Streamable HTTP), with its token"
+          text={`${status.address}?token=${status.token}`}
+          testId="mcp-http"
+        />
       )}
     </fieldset>
   );
