@@ -38,8 +38,8 @@ export function McpSharingSection() {
       ) : (
         <>
           <p className="small muted">
-            Off by default. When on, MCP clients such as Claude Desktop can search and read the library;
-            nothing leaves this computer.
+            Off by default. When on, MCP clients on this computer (VS Code, Cursor and others) can search and
+            read the library at the address below; nothing leaves this computer.
           </p>
           <label className="checkbox">
             <input
