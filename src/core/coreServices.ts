@@ -13,6 +13,7 @@ import type { ModelService } from './models/modelService';
 import type { ModelSettingsStore } from './models/modelSettingsStore';
 import type { SetupService } from './models/setup/setupService';
 import type { UpdateService } from './updates/updateService';
+import type { McpSharing } from './mcp/mcpSharing';
 import type { LibraryChangeFeed } from './library/libraryChanges';
 import type { LocationSettings } from './location/locationSetting';
 
@@ -40,6 +41,8 @@ export interface CoreServices {
   /** Web search (off by default) and approved PDF downloads. */
   readonly web: WebService;
   readonly updates: UpdateService;
+  /** The desktop app's switch that lets other apps on this computer use the library over MCP. */
+  readonly mcpSharing: McpSharing;
   /** Whether scanned pages are read with OCR, with which engine and languages. */
   readonly ocrSettings: OcrSettingsStore;
   /** Where the library lives (local folder or object storage), as saved for the next start. */

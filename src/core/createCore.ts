@@ -46,6 +46,8 @@ import { checkSearchMode } from './search/chunkSearch';
 import { chunkSearchDeps } from './search/coreSearch';
 import { WebService, webDownloadsFolder } from './web/webService';
 import { UpdateService, type Updater } from './updates/updateService';
+import { McpSharing } from './mcp/mcpSharing';
+import { quireVersion } from './mcp/serverVersion';
 
 export interface CoreConfig {
   /** Where Quire keeps its library list, index, page images, models and conversations. */
@@ -115,6 +117,11 @@ export interface CoreConfig {
   updater?: Updater | null;
   /** Opens a file in the system's own viewer: the desktop app passes Electron's shell.openPath. */
   openFile?: ((path: string) => Promise<void>) | null;
+  /**
+   * The port of the desktop app's switch that lets other apps use the library over MCP (APP_MCP_PORT;
+   * 0 picks a free one). Absent where there is no switch: the CLI, `quire serve`.
+   */
+  mcpSharingPort?: number | null;
 }
 
 export type CoreEvents = { [K in EventName]: EventPayload<K> };
@@ -228,6 +235,14 @@ export function createCore(config: CoreConfig): Core {
     onStatus: (status) => events.emit('updates.onStatus', status),
   });
 
+  const mcpSharing = new McpSharing({
+    dataDir: config.dataDir,
+    listen: config.mcpSharingPort != null ? { port: config.mcpSharingPort } : null,
+    core: () => core,
+    version: quireVersion(),
+    onStatus: (status) => events.emit('mcpSharing.onStatus', status),
+  });
+
   let index: Index | undefined;
   let shared: SharedLibrary | null = null;
   let ingestion: Ingestion | undefined;
@@ -265,6 +280,7 @@ export function createCore(config: CoreConfig): Core {
     web,
     modelSettings,
     updates,
+    mcpSharing,
     ocrSettings,
     location: new LocationSettings(config.dataDir, () => ({
       active: shared ? { uri: shared.location.uri, writer: shared.writer } : null,
@@ -369,6 +385,7 @@ export function createCore(config: CoreConfig): Core {
       if ((config.ingest ?? true) && (shared?.writer ?? true)) ingestion.start();
       if (shared && !shared.writer && config.watch) stopFollowing = followWriter(() => core.refreshShared());
       await updates.load();
+      await mcpSharing.load();
     },
     async refreshShared() {
       await opened(index, 'index').refresh();
@@ -377,6 +394,8 @@ export function createCore(config: CoreConfig): Core {
     async dispose() {
       stopFollowing?.();
       updates.dispose();
+      // Other apps' sessions end before the services they read from.
+      await mcpSharing.dispose();
       await agent?.dispose();
       await embedding?.dispose();
       memory.stopWatching();

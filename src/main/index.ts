@@ -5,7 +5,14 @@
 import type { BrowserWindow } from 'electron';
 import { app } from 'electron';
 import electronUpdater from 'electron-updater';
-import { createCore, guardProcess, modelLaunchOptions, useChildLauncher, type Core } from '../core/desktop';
+import {
+  APP_MCP_PORT,
+  createCore,
+  guardProcess,
+  modelLaunchOptions,
+  useChildLauncher,
+  type Core,
+} from '../core/desktop';
 import { createAppUpdater } from './appUpdater';
 import { registerIpc } from './ipc/registerIpc';
 import { openFileInSystemViewer } from './openFile';
@@ -31,6 +38,8 @@ async function start(): Promise<void> {
     // Only an installed build has a release feed to update from (app-update.yml beside app.asar).
     updater: app.isPackaged ? createAppUpdater(electronUpdater.autoUpdater) : null,
     openFile: openFileInSystemViewer,
+    // Settings' switch that lets other apps on this computer use the library (off until turned on).
+    mcpSharingPort: APP_MCP_PORT,
   });
   servePageImages(core, process.env.ELECTRON_RENDERER_URL);
   window = createMainWindow();

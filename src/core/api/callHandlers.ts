@@ -120,6 +120,8 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
     'updates.setEnabled': ({ enabled }) => core.updates.setEnabled(enabled),
     'updates.check': () => core.updates.check(),
     'updates.download': () => core.updates.download(),
+    'mcpSharing.status': async () => core.mcpSharing.status(),
+    'mcpSharing.setEnabled': ({ enabled }) => core.mcpSharing.setEnabled(enabled),
     'updates.install': async () => {
       core.updates.install();
       return null;

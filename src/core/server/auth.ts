@@ -22,10 +22,11 @@ const TOKEN_SHAPE = /^[\w-]{32}$/;
 
 /**
  * The data folder's token: made once and written readable by this user only (0600), then read at
- * every start. A file that is not a token (edited, truncated) is replaced by a new one.
+ * every start. A file that is not a token (edited, truncated) is replaced by a new one. `name` is
+ * the file: serve's by default, another for a door that must not open serve's.
  */
-export function storedToken(dataDir: string): string {
-  const file = join(dataDir, TOKEN_FILE);
+export function storedToken(dataDir: string, name = TOKEN_FILE): string {
+  const file = join(dataDir, name);
   const kept = readToken(file);
   if (kept !== null) return kept;
   mkdirSync(dataDir, { recursive: true });

@@ -15,11 +15,9 @@ import {
 } from './auth';
 import { MAX_FRAME_BYTES } from './callFrames';
 import { sendFrame, serveCallSocket } from './callSocket';
+import { answerMcp, MCP_PATH, type McpRequestHandler } from './mcpDoor';
 import { isPageImagePath, servePageImage } from './pageImageRoute';
 import { RendererBuild } from './rendererBuild';
-
-/** Where MCP clients reach the library over HTTP. */
-export const MCP_PATH = '/mcp';
 
 export interface LoopbackServerOptions {
   core: Core;
@@ -33,10 +31,7 @@ export interface LoopbackServerOptions {
   /** Where problems with one client go; stderr by default. */
   log?: (message: string) => void;
   /** Answers MCP (Streamable HTTP) at /mcp, behind the same token and Host and Origin checks. */
-  mcp?: {
-    handle(request: IncomingMessage, response: ServerResponse): Promise<void>;
-    dispose(): Promise<void>;
-  };
+  mcp?: McpRequestHandler;
 }
 
 export interface LoopbackServer {
@@ -97,7 +92,13 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
       return;
     }
     if (path === MCP_PATH && options.mcp) {
-      serveMcp(options.mcp, request, response);
+      answerMcp(options.mcp, request, response, {
+        hosts,
+        token,
+        cookieName,
+        whereTheAddressIs: 'quire serve printed',
+        log,
+      });
       return;
     }
     if (!isAuthorised(request, token, cookieName)) {
@@ -125,37 +126,6 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
     build.serve(path, response, firstRows).catch((error: unknown) => {
       log(`serving ${path} failed: ${error instanceof Error ? error.message : String(error)}`);
       response.destroy();
-    });
-  };
-
-  // An MCP client is no browser: it sends the token as a bearer header or in the address, and usually
-  // no Origin. A browser page's fetch sends its Origin, and a foreign one is refused (DNS rebinding).
-  const serveMcp = (
-    mcp: NonNullable<LoopbackServerOptions['mcp']>,
-    request: IncomingMessage,
-    response: ServerResponse,
-  ) => {
-    if (request.headers.origin !== undefined && !isAllowedOrigin(request, hosts)) {
-      response.writeHead(403, { 'Content-Type': 'text/plain' }).end('Forbidden origin');
-      return;
-    }
-    if (!isAuthorised(request, token, cookieName)) {
-      response.writeHead(401, { 'Content-Type': 'application/json' }).end(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          error: {
-            code: -32001,
-            message: 'Missing or wrong token: use the MCP address quire serve printed.',
-          },
-          id: null,
-        }),
-      );
-      return;
-    }
-    mcp.handle(request, response).catch((error: unknown) => {
-      log(`MCP request failed: ${error instanceof Error ? error.message : String(error)}`);
-      if (!response.headersSent) response.writeHead(500).end();
-      else response.destroy();
     });
   };
 

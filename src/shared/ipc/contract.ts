@@ -31,6 +31,7 @@ import { Collection, CollectionName, DocumentsResult, Scope } from '../domain/sc
 import { ChunkSearchResult, PageImage, SearchMode, SearchResult } from '../domain/search';
 import { WebSearchSettings, WebUrl } from '../domain/web';
 import { UpdateStatus } from '../domain/updates';
+import { McpSharingStatus } from '../domain/mcpSharing';
 import type { ErrorInfo } from '../errors';
 
 const id = z.string().min(1).max(200);
@@ -265,6 +266,9 @@ export const calls = {
   'updates.download': { input: empty, output: UpdateStatus },
   /** Quits, installs the downloaded version and starts it. */
   'updates.install': { input: empty, output: z.null() },
+  'mcpSharing.status': { input: empty, output: McpSharingStatus },
+  /** On: other apps on this computer may use the library over MCP, on 127.0.0.1 with a token. */
+  'mcpSharing.setEnabled': { input: z.object({ enabled: z.boolean() }).strict(), output: McpSharingStatus },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {
@@ -275,6 +279,7 @@ export const events = {
   'models.onStatus': ModelsStatus,
   'models.onDownload': DownloadProgress,
   'updates.onStatus': UpdateStatus,
+  'mcpSharing.onStatus': McpSharingStatus,
 } as const satisfies Record<string, z.ZodType>;
 
 export type CallName = keyof typeof calls;

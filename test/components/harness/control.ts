@@ -9,7 +9,7 @@ import type { ErrorInfo } from '../../../src/shared/errors';
 export type StandInAnswer = { value: unknown } | { error: ErrorInfo };
 
 /** The panels the harness can mount, one per page. */
-export type PanelName = 'chat' | 'library' | 'models' | 'viewer';
+export type PanelName = 'chat' | 'library' | 'models' | 'viewer' | 'otherApps';
 
 export interface HarnessSetup {
   panel: PanelName;

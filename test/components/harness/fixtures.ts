@@ -141,4 +141,17 @@ export const DEFAULT_ANSWERS: DefaultAnswers = {
     source: 'layer',
     words: pageWords(page),
   }),
+  // The desktop app's switch that lets other apps use the library: off until turned on.
+  'mcpSharing.status': () => sharing(false),
+  'mcpSharing.setEnabled': ({ enabled }) => sharing(enabled),
 };
+
+function sharing(enabled: boolean) {
+  return {
+    enabled,
+    unsupportedReason: null,
+    address: enabled ? 'http://127.0.0.1:7421/mcp' : null,
+    token: enabled ? 'Qx0-token-of-thirty-two-chars-_9' : null,
+    error: null,
+  };
+}

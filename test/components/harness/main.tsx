@@ -9,6 +9,8 @@ import { LibrarySidebar } from '../../../src/renderer/src/features/library/Libra
 import { ModelsPanel } from '../../../src/renderer/src/features/models/ModelsPanel';
 import { PageViewer } from '../../../src/renderer/src/features/pages/PageViewer';
 import { usePagesStore } from '../../../src/renderer/src/features/pages/pagesStore';
+import { McpSharingSection } from '../../../src/renderer/src/features/settings/McpSharingSection';
+import '../../../src/renderer/src/features/settings/settings.css';
 import '../../../src/renderer/src/styles/base.css';
 import '../../../src/renderer/src/styles/controls.css';
 import '../../../src/renderer/src/app/app.css';
@@ -35,6 +37,12 @@ function panel(): ReactNode {
       return <ModelsPanel />;
     case 'viewer':
       return <PageViewer />;
+    case 'otherApps':
+      return (
+        <div className="settings-panel">
+          <McpSharingSection />
+        </div>
+      );
   }
 }
 

@@ -1,4 +1,5 @@
 import { LibraryLocationSection } from './LibraryLocationSection';
+import { McpSharingSection } from './McpSharingSection';
 import { OcrSettingsSection } from './OcrSettingsSection';
 import { UpdatesSection } from '../updates/UpdatesSection';
 import { THEME_CHOICES, type ThemeChoice } from './theme';
@@ -32,6 +33,7 @@ export function SettingsPanel() {
       <OcrSettingsSection />
       <WebSearchSettings />
       <LibraryLocationSection />
+      <McpSharingSection />
       <UpdatesSection />
       <section className="panel-section">
         <h3 className="section-title">Keyboard</h3>
