@@ -8,8 +8,7 @@ import type { McpSharingStatus } from '../../shared/domain/mcpSharing';
 import { QuireError } from '../../shared/errors';
 import { readJsonOr, writeJsonAtomic } from '../common/atomicFile';
 import { storedToken } from '../server/auth';
-import { startMcpListener, type McpListener } from '../server/mcpListener';
-import { createMcpHttpHandler } from './httpSessions';
+import type { McpListener } from '../server/mcpListener';
 import type { McpCore } from './quireMcpServer';
 
 /** The app's own port, next to `quire serve`'s 7420, so a client's config keeps working across starts. */
@@ -99,6 +98,11 @@ export class McpSharing {
     const log = this.options.log ?? ((message: string) => console.error(`Quire MCP: ${message}`));
     try {
       this.token = storedToken(this.options.dataDir, APP_MCP_TOKEN_FILE);
+      // Loaded when first switched on: the HTTP server and the MCP SDK are no cost to a CLI command.
+      const [{ startMcpListener }, { createMcpHttpHandler }] = await Promise.all([
+        import('../server/mcpListener'),
+        import('./httpSessions'),
+      ]);
       this.listener = await startMcpListener({
         mcp: createMcpHttpHandler(this.options.core(), this.options.version),
         token: this.token,

@@ -3,6 +3,7 @@
  * network failures turned into errors a user can act on.
  */
 import { QuireError } from '../../../shared/errors';
+import { loopbackRefuses } from './loopbackRefusal';
 
 export type FetchLike = typeof fetch;
 
@@ -134,6 +135,11 @@ async function open(
   const fetchImpl = endpoint.fetch ?? fetch;
   const url = endpoint.baseUrl.replace(/\/+$/, '') + call.path;
   try {
+    if (!endpoint.fetch && (await loopbackRefuses(endpoint.baseUrl, watchdog.controller.signal))) {
+      throw Object.assign(new Error(`connect ECONNREFUSED ${serverAddress(endpoint.baseUrl)}`), {
+        code: 'ECONNREFUSED',
+      });
+    }
     const response = await fetchImpl(url, {
       method: call.method,
       headers: {
