@@ -9,7 +9,8 @@ import type { ErrorInfo } from '../../../src/shared/errors';
 export type StandInAnswer = { value: unknown } | { error: ErrorInfo };
 
 /** The panels the harness can mount, one per page. */
-export type PanelName = 'chat' | 'library' | 'models' | 'viewer';
+/** `app` is the whole window: header, library, chat, models and settings. */
+export type PanelName = 'app' | 'chat' | 'library' | 'models' | 'viewer';
 
 export interface HarnessSetup {
   panel: PanelName;

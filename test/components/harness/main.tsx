@@ -3,6 +3,7 @@ import { harnessSetup } from './install';
 import { libraryLayoutFaults } from './libraryLayoutFaults';
 import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { App } from '../../../src/renderer/src/app/App';
 import { startEngineSync } from '../../../src/renderer/src/app/engineSync';
 import { ChatPanel } from '../../../src/renderer/src/features/chat/ChatPanel';
 import { LibrarySidebar } from '../../../src/renderer/src/features/library/LibrarySidebar';
@@ -35,6 +36,8 @@ function panel(): ReactNode {
       return <ModelsPanel />;
     case 'viewer':
       return <PageViewer />;
+    case 'app':
+      return <App />;
   }
 }
 
