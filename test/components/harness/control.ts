@@ -18,8 +18,6 @@ export interface HarnessSetup {
   answers?: Partial<Record<CallName, StandInAnswer>>;
   /** The page the viewer panel opens at. */
   viewer?: { documentId: string; page: number; title: string };
-  /** Mounts the panel in the app's own columns, so it gets the width the window gives it there. */
-  inAppColumns?: boolean;
 }
 
 export interface RecordedCall {
