@@ -46,9 +46,10 @@ export function useOverlayPanel(options: {
 
   useEffect(() => {
     if (!open || !overlay) return;
-    const panel = document.getElementById(panelId);
+    // Looked up each time: the panel is drawn anew once the library's first rows are in.
     const ownsFocus = (target: EventTarget | null) =>
-      target instanceof Node && (panel?.contains(target) === true || toggleRef.current === target);
+      target instanceof Node &&
+      (document.getElementById(panelId)?.contains(target) === true || toggleRef.current === target);
 
     function onKeyDown(event: KeyboardEvent) {
       if (event.key !== 'Escape' || event.defaultPrevented || !ownsFocus(event.target)) return;
