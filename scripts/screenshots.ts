@@ -3,7 +3,8 @@
  * Chromium against `quire serve` over a few files of the test corpus. The model is the scripted
  * stand-in the browser tests use (an OpenAI-compatible server on 127.0.0.1), so every run shows the
  * same answer. Writes library, indexing, chat, viewer, models and settings PNGs (docs/screenshots by default);
- * library-narrow (a 360 px window, a long Unicode file name and a collection) and no-model (a question
+ * library-narrow (a 360 px window, its library opened over the chat, a long Unicode file name and a
+ * collection) and no-model (a question
  * asked with no model, and the set-up it offers, from a second server that has none).
  */
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -81,6 +82,8 @@ async function main(): Promise<void> {
     await shoot(page, outDir, 'indexing');
     await page.locator('[data-testid="document-item"][data-state="indexed"]').nth(FILES.length).waitFor(WAIT);
     await page.getByTestId('role-row').filter({ hasText: 'scripted-chat' }).first().waitFor(WAIT);
+    // Page images are drawn after the text: wait for them too, so no picture shows a half-drawn page.
+    await page.getByTestId('pause-indexing').waitFor({ ...WAIT, state: 'detached' });
     await shoot(page, outDir, 'library');
 
     await page.getByTestId('question-input').fill('How does TraceMonkey compile hot loops?');
@@ -105,9 +108,11 @@ async function main(): Promise<void> {
     await page.getByTestId('collection-name-input').press('Enter');
     await page.getByTestId('collection-item').first().waitFor(WAIT);
     await page.setViewportSize({ width: 360, height: 800 });
-    // A narrow window shows the models and settings over the library: closed for this picture.
-    if ((await page.getByTestId('panel-toggle').getAttribute('aria-expanded')) === 'true')
-      await page.getByTestId('panel-toggle').click();
+    // A narrow window gives the chat its width; the header's toggle opens the library over it.
+    await page.getByTestId('library-toggle').click();
+    await page.locator('#library-panel').waitFor(WAIT);
+    // The last file (the long name) and the collection under it.
+    await page.getByTestId('collection-item').first().scrollIntoViewIfNeeded();
     await shoot(page, outDir, 'library-narrow');
 
     // A second server with no model at all: the question fails at once and offers the set-up.

@@ -1,9 +1,10 @@
 /**
- * The library panel with names people really have (long, unbroken, not Latin), many folders and a
- * collection, at the width a 360 px and a 1440 px window give it: nothing may stick out sideways and
- * no folder's count may sit on its name.
+ * The whole window (header, library, chat, models and settings) with names people really have (long,
+ * unbroken, not Latin), many folders and a collection, at 360, 1280 and 1440 px: nothing may stick out
+ * sideways, no folder's count may sit on its name, the chat keeps a usable width, and on a narrow
+ * window the library and the page viewer open over the chat and give the way back.
  */
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import type { Collection } from '../../src/shared/domain/scope';
 import type { DocumentInfo, LibraryRoot } from '../../src/shared/domain/library';
 import { expect, test } from './componentTest';
@@ -57,43 +58,147 @@ const COLLECTIONS: Collection[] = [
   { name: 'Prüfberichte', paths: [], createdAt: 2, updatedAt: 2 },
 ];
 
-/** Measured in the page by the harness (harness/libraryLayoutFaults.ts). */
-function layoutFaults(page: Page): Promise<string[]> {
-  return page.evaluate(() =>
-    (globalThis as unknown as { libraryLayoutFaults: () => string[] }).libraryLayoutFaults(),
+/** Measured in the page by the harness (harness/libraryLayoutFaults.ts, harness/windowLayoutFaults.ts). */
+function faults(page: Page, which: 'libraryLayoutFaults' | 'windowLayoutFaults'): Promise<string[]> {
+  return page.evaluate(
+    (which) => (globalThis as unknown as Record<typeof which, () => string[]>)[which](),
+    which,
   );
 }
 
-for (const width of [360, 1440]) {
-  test(`long names, many folders and a collection fit the panel of a ${width} px window`, async ({
+async function openApp(page: Page, openPanel: OpenPanel, width: number): Promise<void> {
+  await page.setViewportSize({ width, height: 900 });
+  const { roots, documents } = libraryOf();
+  await openPanel({
+    panel: 'app',
+    answers: {
+      'library.list': { value: { roots, documents, skipped: [], scanning: false, revision: 1 } },
+      'collections.list': { value: COLLECTIONS },
+    },
+  });
+  await expect(page.getByRole('main', { name: 'Questions and answers' })).toBeVisible();
+}
+
+/** The library's rows, drawn whole or cut in the middle, and nothing in it sticking out. */
+async function expectLibraryFits(page: Page, library: Locator): Promise<void> {
+  await expect(library.getByTestId('collection-item')).toHaveCount(COLLECTIONS.length);
+  await expect(library.getByTestId('folder-item')).toHaveCount(FOLDER_NAMES.length);
+  // Every row offers "Add to collection…" once a collection exists.
+  await expect(library.getByTestId('add-to-collection').first()).toBeVisible();
+
+  expect(await faults(page, 'libraryLayoutFaults')).toEqual([]);
+  expect(await faults(page, 'windowLayoutFaults')).toEqual([]);
+
+  // Names lose their middle, not their end, and the whole name is on hover.
+  const longFile = library.getByTestId('open-document').filter({ hasText: 'FINAL-v7.pdf' }).first();
+  expect(await longFile.getAttribute('title')).toContain(FILE_NAMES[0]!);
+  // Drawn in two pieces, read whole.
+  await expect(library.getByRole('button', { name: FILE_NAMES[0]!, exact: true }).first()).toBeVisible();
+  await expect(longFile.locator('.middle-name__tail')).toBeVisible();
+  const collectionName = library.getByTestId('collection-item').first().locator('.collection-item__name');
+  await expect(collectionName).toHaveAttribute('title', COLLECTIONS[0]!.name);
+  expect((await collectionName.boundingBox())!.width).toBeGreaterThan(60);
+}
+
+type OpenPanel = Parameters<Parameters<typeof test>[2]>[0]['openPanel'];
+
+test('a 360 px window gives the chat its width and opens the library over it, and back', async ({
+  page,
+  openPanel,
+}) => {
+  await openApp(page, openPanel, 360);
+  const chat = page.getByRole('main', { name: 'Questions and answers' });
+  const library = page.getByRole('complementary', { name: 'Library' });
+  const toggle = page.getByRole('button', { name: 'Library', exact: true });
+
+  // The chat has the window, less nothing; the library waits behind its toggle.
+  await expect(library).toBeHidden();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  expect((await chat.boundingBox())!.width).toBeGreaterThanOrEqual(300);
+  expect(await faults(page, 'windowLayoutFaults')).toEqual([]);
+
+  // From the keyboard: the library opens over the chat with the focus in it, Escape gives it back.
+  await toggle.focus();
+  await page.keyboard.press('Enter');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await expect(library).toBeVisible();
+  await expect(library).toBeFocused();
+  const libraryBox = (await library.boundingBox())!;
+  expect(libraryBox.x).toBeGreaterThanOrEqual(0);
+  expect(libraryBox.x + libraryBox.width).toBeLessThanOrEqual(360);
+  await expectLibraryFits(page, library);
+  await page.keyboard.press('Escape');
+  await expect(library).toBeHidden();
+  await expect(toggle).toBeFocused();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+
+  // "Ask about this" in the library closes it: the question box it focuses is not left underneath.
+  await toggle.click();
+  await library.getByTestId('ask-about-button').first().click();
+  await expect(library).toBeHidden();
+  await expect(page.getByTestId('question-input')).toBeFocused();
+
+  // A document opens in a viewer that fills the window, Close beside its title; back in the library.
+  await toggle.click();
+  await library.getByTestId('open-document').first().click();
+  const viewer = page.getByTestId('page-viewer');
+  await expect(viewer).toBeVisible();
+  const viewerBox = (await viewer.boundingBox())!;
+  expect(viewerBox.width).toBeGreaterThanOrEqual(359);
+  const close = viewer.getByRole('button', { name: 'Close', exact: true });
+  await expect(close).toBeInViewport({ ratio: 1 });
+  const [closeBox, titleBox] = [(await close.boundingBox())!, (await viewer.locator('h2').boundingBox())!];
+  expect(Math.abs(closeBox.y + closeBox.height / 2 - (titleBox.y + titleBox.height / 2))).toBeLessThan(8);
+  expect(titleBox.width).toBeGreaterThan(120);
+  expect(await faults(page, 'windowLayoutFaults')).toEqual([]);
+  await close.click();
+  await expect(viewer).toBeHidden();
+  await expect(library).toBeVisible();
+  await expect(library.getByTestId('open-document').first()).toBeFocused();
+
+  // Models and settings take the library's place, never both at once.
+  const sideToggle = page.getByTestId('panel-toggle');
+  await sideToggle.click();
+  const side = page.getByRole('complementary', { name: 'Models and settings' });
+  await expect(side).toBeVisible();
+  await expect(side).toBeFocused();
+  await expect(library).toBeHidden();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  const sideBox = (await side.boundingBox())!;
+  expect(sideBox.x).toBeGreaterThanOrEqual(0);
+  expect(sideBox.x + sideBox.width).toBeLessThanOrEqual(360);
+  await page.keyboard.press('Escape');
+  await expect(side).toBeHidden();
+  await expect(sideToggle).toBeFocused();
+  expect(await faults(page, 'windowLayoutFaults')).toEqual([]);
+});
+
+for (const width of [1280, 1440]) {
+  test(`a ${width} px window shows library, chat and models side by side, long names fitting`, async ({
     page,
     openPanel,
   }) => {
-    await page.setViewportSize({ width, height: 900 });
-    const { roots, documents } = libraryOf();
-    await openPanel({
-      panel: 'library',
-      inAppColumns: true,
-      answers: {
-        'library.list': { value: { roots, documents, skipped: [], scanning: false, revision: 1 } },
-        'collections.list': { value: COLLECTIONS },
-      },
-    });
-    await expect(page.getByTestId('collection-item')).toHaveCount(COLLECTIONS.length);
-    await expect(page.getByTestId('folder-item')).toHaveCount(roots.length);
-    // Every row offers "Add to collection…" once a collection exists.
-    await expect(page.getByTestId('add-to-collection').first()).toBeVisible();
-
-    expect(await layoutFaults(page)).toEqual([]);
-
-    // Names lose their middle, not their end, and the whole name is on hover.
-    const longFile = page.getByTestId('open-document').filter({ hasText: 'FINAL-v7.pdf' }).first();
-    expect(await longFile.getAttribute('title')).toContain(FILE_NAMES[0]!);
-    // Drawn in two pieces, read whole.
-    await expect(page.getByRole('button', { name: FILE_NAMES[0]!, exact: true }).first()).toBeVisible();
-    await expect(longFile.locator('.middle-name__tail')).toBeVisible();
-    const collectionName = page.getByTestId('collection-item').first().locator('.collection-item__name');
-    await expect(collectionName).toHaveAttribute('title', COLLECTIONS[0]!.name);
-    expect((await collectionName.boundingBox())!.width).toBeGreaterThan(60);
+    await openApp(page, openPanel, width);
+    const library = page.getByRole('complementary', { name: 'Library' });
+    const columns = [
+      library,
+      page.getByRole('main', { name: 'Questions and answers' }),
+      page.getByRole('complementary', { name: 'Models and settings' }),
+    ];
+    const boxes = [];
+    for (const column of columns) {
+      await expect(column).toBeVisible();
+      boxes.push((await column.boundingBox())!);
+    }
+    // Three columns, left to right, none on another.
+    for (const [left, right] of [
+      [boxes[0]!, boxes[1]!],
+      [boxes[1]!, boxes[2]!],
+    ]) {
+      expect(left!.x + left!.width).toBeLessThanOrEqual(right!.x + 0.5);
+    }
+    expect(boxes[1]!.width).toBeGreaterThanOrEqual(500);
+    await expect(page.getByRole('button', { name: 'Library', exact: true })).toBeHidden();
+    await expectLibraryFits(page, library);
   });
 }

@@ -134,6 +134,8 @@ test('axe-core finds no serious or critical problem on any panel, light and dark
     });
   };
   for (const size of [
+    // A narrow window: the library and the models open over the chat, the viewer fills the window.
+    { width: 360, height: 800 },
     { width: 1024, height: 700 },
     { width: 1440, height: 900 },
   ]) {
@@ -152,6 +154,12 @@ test('axe-core finds no serious or critical problem on any panel, light and dark
       await expect(page.getByTestId('citation-marker').first()).toBeVisible({ timeout: 30_000 });
       await page.getByTestId('trace-toggle').last().click();
       await record(`${label}: library and chat with steps`);
+      const libraryToggle = page.getByTestId('library-toggle');
+      if (await libraryToggle.isVisible()) {
+        await libraryToggle.click();
+        await record(`${label}: library over the chat`);
+        await libraryToggle.click();
+      }
 
       const toggle = page.getByTestId('panel-toggle');
       if (!(await page.getByTestId('tab-models').isVisible())) await toggle.click();

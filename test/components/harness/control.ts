@@ -9,7 +9,8 @@ import type { ErrorInfo } from '../../../src/shared/errors';
 export type StandInAnswer = { value: unknown } | { error: ErrorInfo };
 
 /** The panels the harness can mount, one per page. */
-export type PanelName = 'chat' | 'library' | 'models' | 'viewer' | 'otherApps';
+/** `app` is the whole window: header, library, chat, models and settings. */
+export type PanelName = 'app' | 'chat' | 'library' | 'models' | 'viewer' | 'otherApps';
 
 export interface HarnessSetup {
   panel: PanelName;
@@ -17,8 +18,6 @@ export interface HarnessSetup {
   answers?: Partial<Record<CallName, StandInAnswer>>;
   /** The page the viewer panel opens at. */
   viewer?: { documentId: string; page: number; title: string };
-  /** Mounts the panel in the app's own columns, so it gets the width the window gives it there. */
-  inAppColumns?: boolean;
 }
 
 export interface RecordedCall {

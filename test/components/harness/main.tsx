@@ -1,8 +1,10 @@
 /** Mounts one panel of the app, as the test's set-up names it, over the stand-in engine. */
 import { harnessSetup } from './install';
 import { libraryLayoutFaults } from './libraryLayoutFaults';
+import { windowLayoutFaults } from './windowLayoutFaults';
 import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { App } from '../../../src/renderer/src/app/App';
 import { startEngineSync } from '../../../src/renderer/src/app/engineSync';
 import { ChatPanel } from '../../../src/renderer/src/features/chat/ChatPanel';
 import { LibrarySidebar } from '../../../src/renderer/src/features/library/LibrarySidebar';
@@ -25,14 +27,7 @@ function panel(): ReactNode {
         </>
       );
     case 'library':
-      return harnessSetup.inAppColumns ? (
-        <div className="app__columns app__columns--panel-closed" style={{ height: '100vh' }}>
-          <LibrarySidebar />
-          <main />
-        </div>
-      ) : (
-        <LibrarySidebar />
-      );
+      return <LibrarySidebar />;
     case 'models':
       return <ModelsPanel />;
     case 'viewer':
@@ -43,10 +38,12 @@ function panel(): ReactNode {
           <McpSharingSection />
         </div>
       );
+    case 'app':
+      return <App />;
   }
 }
 
-(globalThis as unknown as { libraryLayoutFaults: () => string[] }).libraryLayoutFaults = libraryLayoutFaults;
+Object.assign(globalThis, { libraryLayoutFaults, windowLayoutFaults });
 startEngineSync();
 if (harnessSetup.viewer) usePagesStore.getState().openViewer({ ...harnessSetup.viewer, highlight: null });
 

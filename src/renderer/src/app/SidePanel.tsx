@@ -28,6 +28,7 @@ export function SidePanel({ open }: { open: boolean }) {
       className={`side-panel${open ? ' side-panel--open' : ''}`}
       aria-label="Models and settings"
       id="side-panel"
+      tabIndex={-1}
     >
       <div className="tabs" role="tablist" aria-label="Panels">
         {TABS.map((tab, index) => (

@@ -13,7 +13,8 @@ import { NO_FILTER } from './libraryView';
 import { RemovalUndo } from './RemovalUndo';
 import './library.css';
 
-export function LibrarySidebar() {
+/** `id` names the panel for the header's toggle, which opens it over the chat on narrow windows. */
+export function LibrarySidebar({ id }: { id?: string } = {}) {
   const snapshot = useLibraryStore((state) => state.snapshot);
   const progress = useLibraryStore((state) => state.progress);
   const loadError = useLibraryStore((state) => state.loadError);
@@ -23,7 +24,7 @@ export function LibrarySidebar() {
   const shown = useLibraryShown();
 
   return (
-    <aside className="sidebar" aria-label="Library">
+    <aside className="sidebar" aria-label="Library" id={id} tabIndex={-1}>
       <DropZone>
         <header className="panel-header">
           <h2 className="panel-title">Library</h2>

@@ -13,6 +13,9 @@ import { useCitedHighlight } from './useCitedHighlight';
 import { usePageZoom } from './usePageZoom';
 import './pages.css';
 
+/** As app.css's narrow layout: below it the viewer takes the whole window. */
+const NARROW_QUERY = '(max-width: 719px)';
+
 /** The page a citation points at, with the cited sentence highlighted, zoomable, its text selectable. */
 export function PageViewer() {
   const viewer = usePagesStore((state) => state.viewer);
@@ -35,7 +38,8 @@ function PageViewerDialog({ target }: { target: ViewerTarget }) {
   const error = usePagesStore((state) => state.errors[key] ?? null);
   const pageCount = useDocumentPageCount(target.documentId);
   const zoom = usePageZoom(stageRef);
-  const [showThumbnails, setShowThumbnails] = useState(true);
+  // A narrow window has no room beside the page for the strip: it stays one click away.
+  const [showThumbnails, setShowThumbnails] = useState(() => !window.matchMedia(NARROW_QUERY).matches);
   const [openProblem, setOpenProblem] = useState<string | null>(null);
   const highlight = useCitedHighlight(target, words);
   const rects = useMemo(
@@ -206,16 +210,17 @@ function PageViewerDialog({ target }: { target: ViewerTarget }) {
               Open in the system viewer
             </button>
           )}
-          <button
-            type="button"
-            className="button button--small"
-            data-testid="page-viewer-close"
-            ref={closeRef}
-            onClick={() => dialogRef.current?.close()}
-          >
-            Close
-          </button>
         </div>
+        {/* Beside the title on a narrow window (pages.css), where the tools wrap below: the way back. */}
+        <button
+          type="button"
+          className="button button--small page-viewer__close"
+          data-testid="page-viewer-close"
+          ref={closeRef}
+          onClick={() => dialogRef.current?.close()}
+        >
+          Close
+        </button>
       </header>
       {(provenance || highlight.note || openProblem) && (
         <div className="page-viewer__notes small">
