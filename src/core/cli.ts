@@ -146,6 +146,11 @@ const SEARCH_USAGE =
   'Usage: quire search "<query>" [--k 10] [--mode bm25|dense|hybrid|pages] [--rewrite] [--rerank]';
 
 async function main(argv: string[]): Promise<void> {
+  // The reader of the output went away (`quire search … | head`): stop quietly, as other tools do.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
   const { values, positionals } = readArgs(argv);
   const [command, ...rest] = positionals;
   if (values.version) {

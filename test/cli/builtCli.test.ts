@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +42,20 @@ describe('the built command line', () => {
     const run = quire('--version');
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toBe(`${version}\n`);
+  });
+
+  it('stops quietly when the reader of its output goes away (quire … | head)', async () => {
+    const child = spawn(process.execPath, [built, '--help'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // Closing our end before the child writes makes its write fail with EPIPE.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).not.toContain('EPIPE');
+    expect(code).toBe(0);
   });
 
   it('--help lists the commands and every exit code', () => {

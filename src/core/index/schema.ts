@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Binary, Bool, Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from 'apache-arrow';
+import type { Schema as ArrowSchema } from 'apache-arrow';
+import { Binary, Bool, Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from './arrowTypes';
 
 /*
  * The layout of the index. Column names are snake_case because LanceDB's SQL folds unquoted
@@ -72,7 +73,7 @@ export const pagesSchema = new Schema([
 const vectorOf = (dimensions: number) =>
   new FixedSizeList(dimensions, new Field('item', new Float32(), true));
 
-export function chunkVectorsSchema(dimensions: number): Schema {
+export function chunkVectorsSchema(dimensions: number): ArrowSchema {
   return new Schema([
     text('chunk_id'),
     text('content_hash'),
@@ -86,7 +87,7 @@ export function chunkVectorsSchema(dimensions: number): Schema {
  * marks a page the embedder declined (no text, no image reader), so it is not retried. Both columns
  * are nullable only because the version 4 migration adds them to existing tables.
  */
-export function pageVectorsSchema(_dimensions: number): Schema {
+export function pageVectorsSchema(_dimensions: number): ArrowSchema {
   return new Schema([
     text('page_id'),
     text('content_hash'),

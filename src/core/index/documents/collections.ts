@@ -1,5 +1,5 @@
 import type { Table } from '@lancedb/lancedb';
-import { Field, Float64, Schema, Utf8 } from 'apache-arrow';
+import { Field, Float64, Schema, Utf8 } from '../arrowTypes';
 
 import { Collection, CollectionName } from '../../../shared/domain/scope';
 import { QuireError } from '../../../shared/errors';
