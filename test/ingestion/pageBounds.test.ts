@@ -73,3 +73,48 @@ describe('a PDF claiming 20,000 pages of one page object, beside a normal file',
     });
   });
 });
+
+describe('a document cut at the page limit, after the limit is raised', () => {
+  it('is read again up to the new limit on the next start, and its note goes', async () => {
+    const dir = await tempDir('quire-page-limit-raised-');
+    const folder = join(dir.path, 'library');
+    await mkdir(folder);
+    await writeFile(join(folder, 'kids.pdf'), repeatedPagesPdf(mostlyRepeats(300)));
+    const open = async (maxPagesPerDocument: number) => {
+      const core = createCore({
+        dataDir: join(dir.path, 'data'),
+        findModels: false,
+        detectServers: false,
+        embedInBackground: false,
+        renderImages: false,
+        ocr: false,
+        maxPagesPerDocument,
+      });
+      await core.start();
+      return core;
+    };
+    try {
+      const first = await open(100);
+      await first.library.addFolder(folder);
+      await untilIndexed(first);
+      const cut = first.library.snapshot().documents[0]!;
+      expect([cut.pages, cut.error?.slice(0, 30)]).toEqual([100, 'Indexed the first 100 of 300 p']);
+      await first.dispose();
+
+      // The same limit again: nothing to read.
+      const same = await open(100);
+      await untilIndexed(same);
+      expect(same.library.snapshot().documents[0]!.pages).toBe(100);
+      await same.dispose();
+
+      const raised = await open(1_000);
+      await untilIndexed(raised);
+      const whole = raised.library.snapshot().documents[0]!;
+      expect(whole.pages).toBe(300);
+      expect(whole.error ?? '').not.toContain('the limit per document');
+      await raised.dispose();
+    } finally {
+      await dir.cleanup();
+    }
+  }, 300_000);
+});

@@ -11,7 +11,7 @@ import type { DocumentCatalog } from '../index/documents/documentCatalog';
 import type { IndexedDocument } from '../index/records';
 import { detectDocumentLanguage } from '../language/detectLanguage';
 import { hashFile } from './fileHash';
-import { readingNote } from './readingNote';
+import { readingNote, readsFurtherUnder, wasCutShort } from './readingNote';
 
 /** A file as ingestion sees it: where it is and what the library knows of it. */
 export interface FileToIngest {
@@ -41,7 +41,7 @@ export interface DocumentReader {
 }
 
 export interface FileIngestionDeps {
-  documents: Pick<DocumentCatalog, 'indexedWithContent' | 'upsert'>;
+  documents: Pick<DocumentCatalog, 'get' | 'indexedWithContent' | 'upsert'>;
   content: Pick<ContentStore, 'has' | 'put'> & Pick<PageImageSlots, 'pagesWithoutImages'>;
   recognized: Pick<RecognizedText, 'pagesAwaitingOcr' | 'ocrSummary'>;
   reader: DocumentReader;
@@ -53,6 +53,8 @@ export interface FileIngestionDeps {
   ocr: (contentHash: string) => OcrSource | null;
   /** The real path to read a library file from; throws when the path policy no longer allows it. */
   readablePath: (path: string) => Promise<string>;
+  /** The most pages of one document read today: content cut shorter before is read again. */
+  pageLimit: number;
 }
 
 export interface IngestedFile {
@@ -111,7 +113,10 @@ export class FileIngestion {
     let pagesToCheck: number[] = [];
     let read: ParsedDocument | null = null;
     const sameContent = documents.indexedWithContent(contentHash);
-    const reused = sameContent !== null && (await content.has(contentHash));
+    const reused =
+      sameContent !== null &&
+      !readsFurtherUnder(sameContent.error, this.deps.pageLimit) &&
+      (await content.has(contentHash));
     if (sameContent && reused) {
       // Moved, renamed or copied: the content is already indexed.
       record.pages = sameContent.pages;
@@ -131,7 +136,10 @@ export class FileIngestion {
         ...(password ? { password } : {}),
         ...(ocrSource ? { ocr: ocrSource } : {}),
         ...(textOnly ? { textOnly } : {}),
-        ...(file.pages === null ? {} : { pageCount: file.pages }),
+        // A count known from a read cut at the page limit is the limit, not the file's length.
+        ...(file.pages === null || wasCutShort(documents.get(file.id)?.error)
+          ? {}
+          : { pageCount: file.pages }),
         ...(urgent ? { urgent } : {}),
       });
       signal.throwIfAborted();

@@ -117,6 +117,7 @@ export class Ingestion {
       password,
       ocr: (contentHash) => (ocr ? ocrSourceOf(ocr, contentHash) : null),
       readablePath,
+      pageLimit: pool.maxPagesPerDocument,
     });
     this.recognition = ocr
       ? new PageRecognition({
@@ -158,6 +159,7 @@ export class Ingestion {
       enqueue: (doc, urgent) => this.enqueue(doc, urgent ? 'urgent' : 'normal'),
       dequeue: (documentId) => this.dequeue(documentId),
       filesPending: () => this.files.size > 0,
+      pageLimit: pool.maxPagesPerDocument,
       ...(options.ownsDocument ? { owns: options.ownsDocument } : {}),
     });
   }

@@ -25,6 +25,25 @@ export function readingNote(parsed: Pick<ParsedDocument, 'pages' | 'pagesInFile'
   return `${indexed}${repeated}.`;
 }
 
+const CUT_SHORT = /^Indexed the first ([\d,]+) of ([\d,]+) pages/;
+
+/** Whether a note says its document was read only up to the page limit. */
+export function wasCutShort(note: string | null | undefined): boolean {
+  return note?.match(CUT_SHORT) != null;
+}
+
+/**
+ * Whether a document whose note says it was read only up to a limit would be read further under
+ * `limit` (a raised `--max-pages`): its pages past the old limit are then read on the next run.
+ */
+export function readsFurtherUnder(note: string | null | undefined, limit: number): boolean {
+  const cut = note?.match(CUT_SHORT);
+  if (!cut) return false;
+  const read = Number(cut[1]!.replaceAll(',', ''));
+  const inFile = Number(cut[2]!.replaceAll(',', ''));
+  return limit > read && inFile > read;
+}
+
 /** A document's error after drawing its page images: its reading note, if any, then the problem. */
 export function withReadingNote(previous: string | null, problem: string | null): string | null {
   const note = previous?.match(NOTE)?.[0] ?? null;

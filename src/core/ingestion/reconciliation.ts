@@ -4,6 +4,7 @@ import type { IndexedDocument } from '../index/records';
 import type { LibraryService } from '../library/libraryService';
 import type { StoredDocument } from '../library/libraryStore';
 import type { PasswordVault } from './passwordVault';
+import { readsFurtherUnder } from './readingNote';
 
 const REMOVAL_GRACE_MS = 1000;
 /** Row states that say reading the file ended: nothing to queue while the file is unchanged. */
@@ -19,6 +20,8 @@ export interface ReconciliationDeps {
   dequeue(documentId: string): void;
   /** Whether files are queued or being read: removals wait until they are not. */
   filesPending(): boolean;
+  /** The most pages of one document read today: a file cut shorter before is read again. */
+  pageLimit: number;
   /**
    * Whether this library's folders hold an indexed document, so that its absence means it vanished.
    * All of them by default; a shared library's writer owns only what lies under its own folders.
@@ -53,7 +56,8 @@ export class Reconciliation {
     for (const doc of library.allDocuments()) {
       known.add(doc.id);
       const row = documents.get(doc.id);
-      if (!row || !isCurrent(row, doc) || !ENDED.has(row.state)) this.deps.enqueue(doc, false);
+      const stale = !row || !isCurrent(row, doc) || !ENDED.has(row.state);
+      if (stale || readsFurtherUnder(row.error, this.deps.pageLimit)) this.deps.enqueue(doc, false);
     }
     // Rows of folders removed while Quire was not running (or just before it stopped).
     for (const indexed of documents.list()) {

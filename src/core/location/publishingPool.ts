@@ -9,6 +9,7 @@ export function publishingPool(pool: DocumentPool, ocrResults: Pick<OcrStore, 'p
   return {
     ...pool,
     size: pool.size,
+    maxPagesPerDocument: pool.maxPagesPerDocument,
     render: async (...args) => {
       const refs = await pool.render(...args);
       await args[2].publish(refs);

@@ -86,6 +86,8 @@ export interface RenderJobOptions extends JobOptions {
 
 export interface DocumentPool {
   readonly size: number;
+  /** The most pages of one PDF read (DocumentPoolOptions.maxPagesPerDocument). */
+  readonly maxPagesPerDocument: number;
   parse(path: string, options: ParseJobOptions): Promise<ParsedDocument>;
   /**
    * Of `pages` of a PDF, judged sound by their text alone, those PDFium's measure shows need OCR after
@@ -302,6 +304,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
 
   return {
     size,
+    maxPagesPerDocument: maxPages,
     async parse(path, { kind, password, ocr, textOnly, pageCount, ...jobOptions }) {
       const passwordOption = password === undefined ? {} : { password };
       const read = {
