@@ -400,10 +400,11 @@ export function createCore(config: CoreConfig): Core {
       }
       if ((config.ingest ?? true) && !reader) ingestion.start();
       if (reader) {
-        const opened = index;
+        const tables = index;
         const libraryFile = join(config.dataDir, 'library.json');
+        // What the writer committed: its folder list (here only) and every table's version.
         follower = new WriterFollower(
-          async () => `${shared ? '' : await fileMark(libraryFile)} ${await opened.versions()}`,
+          async () => `${shared ? '' : await fileMark(libraryFile)} ${await tables.versions()}`,
           () => core.refreshReader(),
         );
       }
