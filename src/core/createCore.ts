@@ -2,6 +2,7 @@
  * The composition root: configuration in, services out. Nothing is opened at import time; `start()`
  * opens the stores and begins watching, `dispose()` releases everything in reverse order.
  */
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EventName, EventPayload } from '../shared/ipc/contract';
 import { QuireError } from '../shared/errors';
@@ -22,7 +23,7 @@ import type { LibraryLocation } from './location/libraryLocation';
 import { LocationSettings, readLocationSetting } from './location/locationSetting';
 import { publishingPool } from './location/publishingPool';
 import { explainStoreFailure, openSharedLibrary, type SharedLibrary } from './location/sharedLibrary';
-import { followWriter, underFolders } from './location/sharedFollowing';
+import { followWriter, underFolders, WriterFollower } from './location/sharedFollowing';
 import { objectStoreFiles } from './location/storedFiles';
 import { BackgroundEmbedding } from './ingestion/backgroundEmbedding';
 import { Ingestion } from './ingestion/ingestion';
@@ -59,6 +60,12 @@ export interface CoreConfig {
   library?: LibraryLocation | null;
   /** Watch library folders for changes (the app and `quire serve`; not one-shot CLI commands). */
   watch?: boolean;
+  /**
+   * Open the library as a reader (`quire mcp`): another process (the app) writes it, so nothing is
+   * written here (no library.json, no index rows or tidying, no folders scanned or watched), and
+   * `catchUp()` follows what that writer commits. A data folder with no library yet is an error.
+   */
+  readOnly?: boolean;
   /** Index files as they appear; `quire library list` only lists. */
   ingest?: boolean;
   /** Render page images while indexing. */
@@ -135,8 +142,10 @@ export interface Core extends CoreServices {
   /** Vectors for indexed content: attached to searches, filled in the background or on request. Open after `start()`. */
   readonly embedding: BackgroundEmbedding;
   start(): Promise<void>;
-  /** A shared library's reader catches up with its writer: documents, collections, vectors. */
-  refreshShared(): Promise<void>;
+  /** A reader (of a shared library, or `readOnly`) reloads its writer's folders, documents, collections, vectors. */
+  refreshReader(): Promise<void>;
+  /** A reader catches up with its writer when that committed something since the last time; nothing for a writer. */
+  catchUp(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -250,6 +259,7 @@ export function createCore(config: CoreConfig): Core {
   let agent: AgentService | undefined;
   let embedding: BackgroundEmbedding | undefined;
   let stopFollowing: (() => void) | undefined;
+  let follower: WriterFollower | null = null;
   const opened = <T>(service: T | undefined, name: string): T => {
     if (!service) throw new QuireError('internal', `The ${name} is not open yet.`);
     return service;
@@ -304,14 +314,19 @@ export function createCore(config: CoreConfig): Core {
       const setting = config.library !== undefined ? null : await readLocationSetting(config.dataDir);
       const location = config.library ?? setting?.location ?? null;
       if (location) {
-        shared = await openSharedLibrary(location, (config.ingest ?? true) && (setting?.writer ?? true));
+        const writes = (config.ingest ?? true) && !config.readOnly && (setting?.writer ?? true);
+        shared = await openSharedLibrary(location, writes);
         // Page images and OCR results live in the library too: readers never need the original files.
         pageImages.shareThrough(objectStoreFiles(shared.objects, 'pages'));
         ocrResults.shareThrough(objectStoreFiles(shared.objects, 'ocr'));
       }
+      const reader = shared ? !shared.writer : config.readOnly === true;
+      const localIndex = join(config.dataDir, 'index');
+      if (!shared && reader) await requireLibraryAt(config.dataDir, localIndex);
       index = await Index.open({
-        uri: shared ? shared.indexUri : join(config.dataDir, 'index'),
-        ...(shared ? { storageOptions: shared.storageOptions, readOnly: !shared.writer } : {}),
+        uri: shared ? shared.indexUri : localIndex,
+        ...(shared ? { storageOptions: shared.storageOptions } : {}),
+        readOnly: reader,
         loadPageImage: (relativePath) => pageImages.read(relativePath),
         cacheLimits: indexCacheLimitsHere(),
         // Page images are content too: they go when their content goes (at open, after a crash, too).
@@ -322,7 +337,8 @@ export function createCore(config: CoreConfig): Core {
           }
         },
       });
-      await library.start(index.documents, { readOnly: shared ? !shared.writer : false });
+      // Beside the app on its own data folder, library.json is the writer's: its folders are read from there.
+      await library.start(index.documents, { readOnly: reader, writerFolders: !shared });
       await ocrSettings.load();
       const ownPool = createDocumentPool({
         ...(config.workers ? { size: config.workers } : {}),
@@ -382,14 +398,26 @@ export function createCore(config: CoreConfig): Core {
         // One-shot commands search with the vectors already there, and never start a long pass.
         await background.attach().catch(() => undefined);
       }
-      if ((config.ingest ?? true) && (shared?.writer ?? true)) ingestion.start();
-      if (shared && !shared.writer && config.watch) stopFollowing = followWriter(() => core.refreshShared());
+      if ((config.ingest ?? true) && !reader) ingestion.start();
+      if (reader) {
+        const tables = index;
+        const libraryFile = join(config.dataDir, 'library.json');
+        // What the writer committed: its folder list (here only) and every table's version.
+        follower = new WriterFollower(
+          async () => `${shared ? '' : await fileMark(libraryFile)} ${await tables.versions()}`,
+          () => core.refreshReader(),
+        );
+      }
+      if (shared && !shared.writer && config.watch) stopFollowing = followWriter(() => core.refreshReader());
       await updates.load();
       await mcpSharing.load();
     },
-    async refreshShared() {
+    async refreshReader() {
       await opened(index, 'index').refresh();
-      library.reload();
+      await library.reload();
+    },
+    async catchUp() {
+      await follower?.catchUp();
     },
     async dispose() {
       stopFollowing?.();
@@ -414,4 +442,26 @@ export function createCore(config: CoreConfig): Core {
   };
   const dispatch = createDispatcher(createCallHandlers(core));
   return core;
+}
+
+/** A reader on a data folder needs the library its writer made there; it never starts one. */
+async function requireLibraryAt(dataDir: string, indexDir: string): Promise<void> {
+  const found = await stat(indexDir).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
+  if (!found)
+    throw new QuireError(
+      'not_found',
+      `There is no Quire library in ${dataDir} yet: open the Quire app (or run \`quire index <folder>\` ` +
+        'with this --data-dir) to make one, then start this again.',
+    );
+}
+
+/** A file's size and modification time, or "none": changes whenever its writer replaces it. */
+async function fileMark(path: string): Promise<string> {
+  return stat(path).then(
+    (info) => `${info.size}:${info.mtimeMs}`,
+    () => 'none',
+  );
 }

@@ -150,7 +150,7 @@ describe.skipIf(noCorpus)('a team library on a local S3-compatible store', () =>
       await writer.index.maintenance.optimize();
       await writer.index.collections.create('Reviews');
       await writer.index.collections.add('Reviews', [join(folder, 'TAMReview.pdf')]);
-      await reader.refreshShared();
+      await reader.refreshReader();
       expect(await search(reader, 'technology acceptance model')).toContain(join(folder, 'TAMReview.pdf'));
       expect(listed().documents.find((d) => d.path === join(folder, 'TAMReview.pdf'))).toMatchObject({
         state: 'indexed',
@@ -169,7 +169,7 @@ describe.skipIf(noCorpus)('a team library on a local S3-compatible store', () =>
         if (Date.now() > deadline) throw new Error('the writer did not remove the document');
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      await reader.refreshShared();
+      await reader.refreshReader();
       expect(listed().documents.some((d) => d.id === tam.id)).toBe(false);
       expect(listed().documents.some((d) => d.path.endsWith('tracemonkey.pdf'))).toBe(true);
       expect(reader.index.collections.get('Reviews')).toBeNull();

@@ -114,6 +114,7 @@ describe('letting other apps on this computer use the library (MCP over HTTP)', 
     const on = await setEnabled(core, true);
     expect(on.error).toBeNull();
     expect(on.address).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(on.dataDir).toBe(dataDir);
     const tokenFile = join(dataDir, APP_MCP_TOKEN_FILE);
     expect((await readFile(tokenFile, 'utf8')).trim()).toBe(on.token);
     if (process.platform !== 'win32') expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
@@ -194,7 +195,7 @@ describe('letting other apps on this computer use the library (MCP over HTTP)', 
       version: 'test',
       onStatus: () => undefined,
     });
-    expect(headless.status()).toMatchObject({ enabled: false, address: null });
+    expect(headless.status()).toMatchObject({ enabled: false, dataDir: null });
     expect(headless.status().unsupportedReason).toMatch(/desktop app/);
     expect((await quireRejection(headless.setEnabled(true))).code).toBe('unsupported');
   });

@@ -41,8 +41,11 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
         ...(mode ? { mode } : {}),
         ...(scope ? { scope } : {}),
       });
-      // One notice: why the mode differs comes first, else what keyword search cannot see yet.
-      const notice = found.notice ?? (found.mode === 'dense' ? null : core.index.search.keywordNote());
+      // One notice: why the mode differs comes first, else what the search could not see.
+      const notice =
+        found.notice ??
+        core.index.search.changedNote() ??
+        (found.mode === 'dense' ? null : core.index.search.keywordNote());
       return { ...found, notice, searched };
     },
     'search.documents': async ({ query, scope, related }) => ({

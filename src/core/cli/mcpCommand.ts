@@ -1,4 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { guardProcess } from '../common/processGuards';
 import { createCore } from '../createCore';
 import type { LibraryLocation } from '../location/libraryLocation';
@@ -9,7 +10,9 @@ import { closeBeforeExit } from './commandLifetime';
 
 /**
  * `quire mcp`: the library as an MCP server on stdin/stdout, for a client that starts it from its
- * config file. It reads the index and indexes nothing; it ends when the client closes stdin.
+ * config file, often beside the running app on the app's own data folder. It opens the library as a
+ * reader: it writes nothing, and before each request it catches up with what the app (or any writer)
+ * committed since. It ends when the client closes stdin.
  */
 export async function mcpCommand(
   options: { dataDir: string; library?: LibraryLocation | undefined } & ModelLaunchOptions,
@@ -24,6 +27,7 @@ export async function mcpCommand(
     dataDir: options.dataDir,
     ...(options.library ? { library: options.library } : {}),
     ingest: false,
+    readOnly: true,
     attachEmbeddings: true,
     modelPath: options.modelPath,
     embedderPath: options.embedderPath,
@@ -53,5 +57,25 @@ export async function mcpCommand(
     await core.dispose();
   });
   await mcp.server.connect(transport);
+  catchUpBeforeRequests(transport, () => core.catchUp());
   console.error(`quire mcp: serving ${options.dataDir} over stdio`);
+}
+
+/**
+ * Every request waits until the reader has caught up with its writer, so it sees the folders and
+ * documents the app added since the last one. Messages keep their order: each waits for the one before.
+ */
+function catchUpBeforeRequests(transport: Transport, catchUp: () => Promise<void>): void {
+  const handle = transport.onmessage;
+  if (!handle) return;
+  let previous = Promise.resolve();
+  transport.onmessage = (message, extra) => {
+    previous = previous.then(async () => {
+      if ('method' in message && 'id' in message) {
+        // A failed catch-up leaves the last state: the request is still answered from it.
+        await catchUp().catch((error: unknown) => console.error('quire mcp: could not catch up', error));
+      }
+      handle(message, extra);
+    });
+  };
 }

@@ -7,7 +7,7 @@ import {
   type PageImageSlots,
 } from './content/indexContent';
 import { IndexRecognizedText, type RecognizedText } from './content/recognizedText';
-import { IndexCollections, type CollectionStore } from './documents/collections';
+import { COLLECTIONS_TABLE, IndexCollections, type CollectionStore } from './documents/collections';
 import { IndexDocuments, type DocumentCatalog } from './documents/documentCatalog';
 import { IndexMaintenance, type Maintenance } from './maintenance/indexMaintenance';
 import { IndexSearch, type Searcher } from './search/indexSearch';
@@ -133,24 +133,31 @@ export class Index {
   }
 
   /**
-   * A reader of a shared library catches up with what its writer committed since it opened: tables
-   * are read at their latest version already; this reloads what is known in memory: documents (new
-   * and deleted), collections, vectors.
+   * A reader catches up with what its writer (another process, here or elsewhere) committed since it
+   * opened: tables are read at their latest version already (`readConsistencyInterval: 0`); this
+   * reloads what is known in memory: the index's record, documents (new and deleted), collections, vectors.
    */
   async refresh(): Promise<void> {
     this.tables.assertOpen();
+    await this.tables.reloadMeta();
     await this.parts.documents.load();
     await this.parts.collections.load();
     await this.parts.vectors.load();
     await this.parts.fullText.load();
   }
 
-  /** Waits for queued writes, then releases the database. Later calls fail with a clear error. */
+  /** The versions of the index's tables, in one line: it changes whenever a writer commits. */
+  versions(): Promise<string> {
+    this.tables.assertOpen();
+    return this.tables.versions([COLLECTIONS_TABLE]);
+  }
+
   /** Bytes LanceDB's caches hold now, when they were capped (`cacheLimits`); null otherwise. */
   cacheBytes(): number | null {
     return this.tables.cacheBytes();
   }
 
+  /** Waits for queued writes, then releases the database. Later calls fail with a clear error. */
   async dispose(): Promise<void> {
     if (this.tables.isDisposed) return;
     await this.tables.dispose();

@@ -110,6 +110,12 @@ export class IndexTables {
     return this.currentMeta;
   }
 
+  /** A reader reads the record again: its writer may have switched embedders since. */
+  async reloadMeta(): Promise<void> {
+    if (!this.readOnly) return;
+    this.currentMeta = (await readMeta(this.metaTable)) ?? this.currentMeta;
+  }
+
   async saveMeta(meta: IndexMeta): Promise<void> {
     this.assertWritable();
     await writeMeta(this.metaTable, meta);
@@ -149,6 +155,20 @@ export class IndexTables {
   /** Every table of the index, for maintenance. */
   async allTables(): Promise<Table[]> {
     return [this.metaTable, this.documents, this.chunks, this.pages, ...(await this.vectorTables())];
+  }
+
+  /**
+   * Each table's name and latest version, in one line: what a reader compares to learn that its
+   * writer committed since. Tables are asked by name, never listed (see `openIfPresent`).
+   */
+  async versions(extra: readonly string[] = []): Promise<string> {
+    const held = [this.metaTable, this.documents, this.chunks, this.pages];
+    const named = await Promise.all(extra.map((name) => openIfPresent(this.db, name)));
+    const tables = [...held, ...(await this.vectorTables()), ...named];
+    const versions = await Promise.all(
+      tables.map(async (table) => (table ? `${table.name}@${await table.version()}` : '-')),
+    );
+    return versions.join(' ');
   }
 
   async dropTable(name: string): Promise<void> {

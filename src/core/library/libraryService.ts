@@ -71,8 +71,10 @@ export class LibraryService {
   private changeTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private rows: DocumentRows | null = null;
-  /** A reader of a shared library: it lists its writer's documents and changes nothing. */
+  /** A reader (of a shared library, or beside the app on its data folder): it lists its writer's documents and changes nothing. */
   private readOnly = false;
+  /** A reader whose `library.json` is its writer's own (the same data folder): folders come from there. */
+  private writerFolders = false;
   /**
    * Rows of files found, written a batch at a time. A row is dropped when its file went or changed
    * since, or when ingestion took the file up (it writes the row itself once the reading ends).
@@ -92,29 +94,35 @@ export class LibraryService {
 
   /**
    * Opens the library on the index's documents. A first-format `library.json` has its documents
-   * moved into the index once. `readOnly` (a shared library's reader) lists the rows and scans nothing.
+   * moved into the index once. `readOnly` (a reader) lists the rows and scans nothing; its folders
+   * are those of the rows, or with `writerFolders` (a reader on the writer's own data folder, where
+   * `library.json` is the writer's) those the writer saved, read again on each reload.
    */
-  async start(rows: DocumentRows, { readOnly = false } = {}): Promise<void> {
+  async start(rows: DocumentRows, { readOnly = false, writerFolders = false } = {}): Promise<void> {
     this.rows = rows;
     this.readOnly = readOnly;
-    const stored = await this.store.load();
+    this.writerFolders = readOnly && writerFolders;
     if (readOnly) return this.reload();
+    const stored = await this.store.load();
     for (const root of stored.roots) this.roots.set(root.id, root);
     if (stored.legacyDocuments) {
       const kept = stored.legacyDocuments.filter((doc) => this.roots.has(doc.rootId));
       await rows.noteFiles(kept.map(listedRow));
       await this.store.retireFirstFormat(stored.roots);
     }
-    this.reload();
+    await this.reload();
     for (const root of this.roots.values()) this.openRoot(root);
   }
 
   /** Lists the rows as they are now: at start, and on a reader's refresh after its writer committed. */
-  reload(): void {
+  async reload(): Promise<void> {
+    // A writer's file that cannot be read now keeps the folders last read.
+    const saved = this.writerFolders ? await this.store.readFolders() : null;
     const rows = this.requireRows().list();
-    if (this.readOnly) {
+    if (this.readOnly && !(this.writerFolders && saved === null)) {
+      const folders = saved ?? foldersOfRows(rows);
       this.roots.clear();
-      for (const root of foldersOfRows(rows)) this.roots.set(root.id, root);
+      for (const root of folders) this.roots.set(root.id, root);
     }
     this.documents.clear();
     for (const row of rows) {

@@ -59,6 +59,16 @@ export class LibraryStore {
   }
 
   /**
+   * The folders as the writer last saved them, for a reader on the same data folder: nothing is
+   * written (not even a `.corrupt` copy); null when the file cannot be read as a library now.
+   */
+  async readFolders(): Promise<LibraryRoot[] | null> {
+    const raw: unknown = await readJsonOr(this.file, { version: 2, roots: [] }).catch(() => null);
+    const parsed = z.object({ roots: z.array(LibraryRoot) }).safeParse(raw);
+    return parsed.success ? parsed.data.roots : null;
+  }
+
+  /**
    * Ends the move from the first format once its documents are in the index: the old file is kept
    * beside as `library.v1.json`, and `library.json` then holds only the folders. A crash between the
    * two steps moves the documents again, which writes nothing the index already holds.

@@ -58,6 +58,7 @@ export class McpSharing {
         : 'Only the desktop app has this switch: quire serve already answers MCP at /mcp, and quire mcp over stdio.',
       address: this.listener?.address ?? null,
       token: this.listener ? this.token : null,
+      dataDir: supported ? this.options.dataDir : null,
       error: this.error,
     };
   }

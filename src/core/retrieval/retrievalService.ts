@@ -82,7 +82,11 @@ export class RetrievalService {
     );
     const searched = index.search.resolveScope(options.scope).searched;
     const keywords = options.mode === 'dense' || options.mode === 'pages' ? null : index.search.keywordNote();
-    const notes = [...found.notes, ...[notice, keywords].filter((note): note is string => note !== null)];
+    const changed = index.search.changedNote();
+    const notes = [
+      ...found.notes,
+      ...[notice, keywords, changed].filter((note): note is string => note !== null),
+    ];
     return { ...found, notes, searched };
   }
 

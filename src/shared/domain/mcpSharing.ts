@@ -13,6 +13,8 @@ export const McpSharingStatus = z.object({
   address: z.string().max(200).nullable(),
   /** The token a client sends (`?token=` or `Authorization: Bearer`); null while not listening. */
   token: z.string().max(200).nullable(),
+  /** The app's data folder, for `quire mcp --data-dir`; null where unsupported. */
+  dataDir: z.string().max(4096).nullable(),
   /** Why the app is not listening although the setting is on (the port in use), in one line. */
   error: z.string().max(500).nullable(),
 });

@@ -152,6 +152,7 @@ function sharing(enabled: boolean) {
     unsupportedReason: null,
     address: enabled ? 'http://127.0.0.1:7421/mcp' : null,
     token: enabled ? 'Qx0-token-of-thirty-two-chars-_9' : null,
+    dataDir: '/home/ada/.config/Quire',
     error: null,
   };
 }

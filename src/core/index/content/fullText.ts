@@ -35,15 +35,16 @@ export class FullTextIndexes {
   }
 
   /**
-   * What a reader should be told while its writer has chunks not yet folded in (a run under way, or
-   * one killed before it folded): those are only scanned, and the scan can miss them. Null otherwise.
+   * What a reader (of a shared library, or `quire mcp` beside the app) should be told while its
+   * writer has chunks not yet folded in (a run under way, or one killed before it folded): those are
+   * only scanned, and the scan can miss them. Null otherwise.
    */
   readerNote(): string | null {
     if (!this.tables.readOnly || !this.ftsReady || this.unindexedChunks === 0) return null;
     const passages = this.unindexedChunks === 1 ? '1 passage' : `${this.unindexedChunks} passages`;
     return (
       `${passages} of this library are not in its keyword index yet: keyword search may miss them ` +
-      'until the indexing machine finishes a `quire index` run.'
+      'until the one indexing it folds them in (the app once it is idle, `quire index` when its run ends).'
     );
   }
 

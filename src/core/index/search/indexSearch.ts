@@ -66,6 +66,11 @@ export interface Searcher {
   resolveScope(scope: Scope | null | undefined): ResolvedScope;
   /** What a shared library's reader is told while keyword search cannot see all of it; null when it can. */
   keywordNote(): string | null;
+  /**
+   * What a reader is told after a search met passages of documents it does not know yet (its writer,
+   * another process, indexed them since it last caught up): they were left out. Null once it caught up.
+   */
+  changedNote(): string | null;
 }
 
 interface ChunkRow {
@@ -82,6 +87,9 @@ const MAX_K = 1000;
 const FUSION_DEPTH = 50;
 
 export class IndexSearch implements Searcher {
+  /** The owners as they were when a search left out rows of unknown documents; stale once they change. */
+  private behindWriter: ReadonlyMap<string, unknown> | null = null;
+
   constructor(
     private readonly tables: IndexTables,
     private readonly owners: ContentOwners,
@@ -98,6 +106,21 @@ export class IndexSearch implements Searcher {
 
   keywordNote(): string | null {
     return this.fullText.readerNote();
+  }
+
+  changedNote(): string | null {
+    if (this.behindWriter === null || this.behindWriter !== this.owners.owners()) return null;
+    return 'The library changed while searching: passages of documents indexed meanwhile were left out; search again to include them.';
+  }
+
+  /**
+   * Keeps the rows whose content a document known here owns. A reader's tables are newer than its
+   * documents whenever its writer commits between the two reads, so any row may name unknown content.
+   */
+  private owned<T extends { content_hash: string }>(rows: T[], scope: ContentScope): T[] {
+    const kept = rows.filter((row) => ownerFor(this.owners, row.content_hash, scope) !== undefined);
+    if (kept.length < rows.length) this.behindWriter = this.owners.owners();
+    return kept;
   }
 
   /** The content a search may read: its filter and scope, resolved, as an exact SQL prefilter. */
@@ -181,7 +204,7 @@ export class IndexSearch implements Searcher {
 
     if (mode === 'bm25') {
       const rows = await this.bm25(words, scope, k, prior, signal);
-      return rows.slice(0, k).map((row) => hit(row, row.score));
+      return rows.slice(0, k).flatMap((row) => hit(row, row.score));
     }
     const queryVector = await this.embedQuery(embedder!, query, signal);
     if (mode === 'dense') {
@@ -192,7 +215,7 @@ export class IndexSearch implements Searcher {
       );
       return ranked
         .filter((found) => rows.has(found.id))
-        .map((found) => hit(rows.get(found.id)!, found.score));
+        .flatMap((found) => hit(rows.get(found.id)!, found.score));
     }
     const [lexical, semantic] = await Promise.all([
       this.bm25(words, scope, Math.max(k, FUSION_DEPTH), prior, signal),
@@ -209,7 +232,7 @@ export class IndexSearch implements Searcher {
     );
     return fused.flatMap((found) => {
       const row = known.get(found.key) ?? fetched.get(found.key);
-      return row ? [hit(row, found.score)] : [];
+      return row ? hit(row, found.score) : [];
     });
   }
 
@@ -322,7 +345,7 @@ export class IndexSearch implements Searcher {
       .limit(depth);
     if (scope.where) query.where(scope.where);
     const rows = (await abortable(query.toArray(), signal)) as Array<ChunkRow & { _score: number }>;
-    const candidates = rows.map((row) => ({ ...row, score: row._score }));
+    const candidates = this.owned(rows, scope).map((row) => ({ ...row, score: row._score }));
     return (documentPrior ? applyDocumentPrior(candidates) : candidates).slice(0, limit);
   }
 
@@ -349,7 +372,7 @@ export class IndexSearch implements Searcher {
       content_hash: string;
       _distance: number;
     }>;
-    return rows.map((row) => ({ id: row.chunk_id, score: 1 - row._distance }));
+    return this.owned(rows, scope).map((row) => ({ id: row.chunk_id, score: 1 - row._distance }));
   }
 
   private async chunksById(ids: string[], signal: AbortSignal | undefined): Promise<Map<string, ChunkRow>> {
@@ -371,18 +394,25 @@ export class IndexSearch implements Searcher {
     query: string,
     mode: SearchMode,
     scope: ContentScope,
-  ): SearchHit {
-    const owner = ownerFor(this.owners, row.content_hash, scope)!;
-    return {
-      documentId: owner.id,
-      path: owner.path,
-      page: Number(row.page),
-      chunkId: row.id,
-      score,
-      snippet: snippetAround(row.text, query),
-      boxes: parseBoxes(row.boxes),
-      mode,
-    };
+  ): SearchHit[] {
+    // The owners may have changed since the rows were ranked (a reader catching up meanwhile).
+    const owner = ownerFor(this.owners, row.content_hash, scope);
+    if (!owner) {
+      this.behindWriter = this.owners.owners();
+      return [];
+    }
+    return [
+      {
+        documentId: owner.id,
+        path: owner.path,
+        page: Number(row.page),
+        chunkId: row.id,
+        score,
+        snippet: snippetAround(row.text, query),
+        boxes: parseBoxes(row.boxes),
+        mode,
+      },
+    ];
   }
 }
 

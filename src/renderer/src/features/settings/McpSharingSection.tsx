@@ -2,11 +2,12 @@ import { useEffect, useState } from 'react';
 import type { McpSharingStatus } from '../../../../shared/domain/mcpSharing';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { quire } from '../../ipc/client';
+import { httpAddress, stdioSnippet } from './mcpSnippets';
 
 /**
- * The switch that lets other apps on this computer use the library over MCP, and the address to paste
- * into them. No `quire mcp` entry is offered for the app's folder: started beside the app, it does not
- * follow what the app indexes after it starts, and a search that meets a newer document fails.
+ * The switch that lets other apps on this computer use the library over MCP, and what to paste there:
+ * a `quire mcp` entry for apps that start Quire themselves (it reads the app's library beside the app,
+ * writing nothing and catching up with what the app indexes), and the address for apps that connect.
  */
 export function McpSharingSection() {
   const [status, setStatus] = useState<McpSharingStatus | null>(null);
@@ -38,8 +39,8 @@ export function McpSharingSection() {
       ) : (
         <>
           <p className="small muted">
-            Off by default. When on, MCP clients on this computer (VS Code, Cursor and others) can search and
-            read the library at the address below; nothing leaves this computer.
+            Off by default. When on, MCP clients on this computer (Claude Desktop, VS Code, Cursor and others)
+            can search and read the library; nothing leaves this computer.
           </p>
           <label className="checkbox">
             <input
@@ -54,12 +55,21 @@ export function McpSharingSection() {
         </>
       )}
       <ErrorMessage error={error ?? status?.error ?? null} />
-      {status?.address && status.token && (
-        <Snippet
-          label="Address for MCP clients (Streamable HTTP), with its token"
-          text={`${status.address}?token=${status.token}`}
-          testId="mcp-http"
-        />
+      {status?.enabled && status.dataDir && (
+        <>
+          <Snippet
+            label="For apps that start Quire themselves (claude_desktop_config.json)"
+            text={stdioSnippet(status.dataDir)}
+            testId="mcp-stdio"
+          />
+          {status.address && status.token && (
+            <Snippet
+              label="For apps that connect to an address (Streamable HTTP)"
+              text={httpAddress(status.address, status.token)}
+              testId="mcp-http"
+            />
+          )}
+        </>
       )}
     </fieldset>
   );
