@@ -48,7 +48,7 @@ import { chunkSearchDeps } from './search/coreSearch';
 import { WebService, webDownloadsFolder } from './web/webService';
 import { UpdateService, type Updater } from './updates/updateService';
 import { McpSharing } from './mcp/mcpSharing';
-import { quireVersion } from './mcp/serverVersion';
+import { quireVersion } from './common/quireVersion';
 
 export interface CoreConfig {
   /** Where Quire keeps its library list, index, page images, models and conversations. */

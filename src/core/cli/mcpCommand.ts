@@ -4,7 +4,7 @@ import { guardProcess } from '../common/processGuards';
 import { createCore } from '../createCore';
 import type { LibraryLocation } from '../location/libraryLocation';
 import { createQuireMcpServer } from '../mcp/quireMcpServer';
-import { quireVersion } from '../mcp/serverVersion';
+import { quireVersion } from '../common/quireVersion';
 import type { ModelLaunchOptions } from '../models/launchOptions';
 import { closeBeforeExit } from './commandLifetime';
 
