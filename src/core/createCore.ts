@@ -48,7 +48,13 @@ import { chunkSearchDeps } from './search/coreSearch';
 import { WebService, webDownloadsFolder } from './web/webService';
 import { UpdateService, type Updater } from './updates/updateService';
 import { McpSharing } from './mcp/mcpSharing';
-import { quireVersion } from './common/quireVersion';
+import type { McpRequestHandler } from './server/mcpDoor';
+
+/** The desktop app's MCP switch as the composition root receives it (see mcp/appMcpSharing.ts). */
+export interface AppMcpSharing {
+  port: number;
+  sessions: (core: Core) => Promise<McpRequestHandler>;
+}
 
 export interface CoreConfig {
   /** Where Quire keeps its library list, index, page images, models and conversations. */
@@ -125,10 +131,11 @@ export interface CoreConfig {
   /** Opens a file in the system's own viewer: the desktop app passes Electron's shell.openPath. */
   openFile?: ((path: string) => Promise<void>) | null;
   /**
-   * The port of the desktop app's switch that lets other apps use the library over MCP (APP_MCP_PORT;
-   * 0 picks a free one). Absent where there is no switch: the CLI, `quire serve`.
+   * The desktop app's switch that lets other apps use the library over MCP: its port (APP_MCP_PORT;
+   * 0 picks a free one) and the MCP sessions on this core (appMcpSharing). Absent where there is no
+   * switch: the CLI, `quire serve`.
    */
-  mcpSharingPort?: number | null;
+  mcpSharing?: AppMcpSharing | null;
 }
 
 export type CoreEvents = { [K in EventName]: EventPayload<K> };
@@ -246,9 +253,9 @@ export function createCore(config: CoreConfig): Core {
 
   const mcpSharing = new McpSharing({
     dataDir: config.dataDir,
-    listen: config.mcpSharingPort != null ? { port: config.mcpSharingPort } : null,
-    core: () => core,
-    version: quireVersion(),
+    listen: config.mcpSharing
+      ? { port: config.mcpSharing.port, sessions: () => config.mcpSharing!.sessions(core) }
+      : null,
     onStatus: (status) => events.emit('mcpSharing.onStatus', status),
   });
 

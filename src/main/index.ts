@@ -6,7 +6,7 @@ import type { BrowserWindow } from 'electron';
 import { app } from 'electron';
 import electronUpdater from 'electron-updater';
 import {
-  APP_MCP_PORT,
+  appMcpSharing,
   createCore,
   guardProcess,
   modelLaunchOptions,
@@ -39,7 +39,7 @@ async function start(): Promise<void> {
     updater: app.isPackaged ? createAppUpdater(electronUpdater.autoUpdater) : null,
     openFile: openFileInSystemViewer,
     // Settings' switch that lets other apps on this computer use the library (off until turned on).
-    mcpSharingPort: APP_MCP_PORT,
+    mcpSharing: appMcpSharing(),
   });
   servePageImages(core, process.env.ELECTRON_RENDERER_URL);
   window = createMainWindow();

@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/core/createCore';
+import { appMcpSharing } from '../../src/core/mcp/appMcpSharing';
 import { APP_MCP_TOKEN_FILE, McpSharing } from '../../src/core/mcp/mcpSharing';
 import type { McpSharingStatus } from '../../src/shared/domain/mcpSharing';
 import { quireRejection } from '../helpers/rejection';
@@ -27,7 +28,7 @@ const cores: Core[] = [];
 function appCore(port: number): Core {
   const core = createCore({
     dataDir,
-    mcpSharingPort: port,
+    mcpSharing: appMcpSharing(port),
     findModels: false,
     detectServers: false,
     embedInBackground: false,
@@ -191,8 +192,6 @@ describe('letting other apps on this computer use the library (MCP over HTTP)', 
     const headless = new McpSharing({
       dataDir,
       listen: null,
-      core: () => core,
-      version: 'test',
       onStatus: () => undefined,
     });
     expect(headless.status()).toMatchObject({ enabled: false, dataDir: null });

@@ -9,7 +9,7 @@ import { QuireError } from '../../shared/errors';
 import { readJsonOr, writeJsonAtomic } from '../common/atomicFile';
 import { storedToken } from '../server/auth';
 import type { McpListener } from '../server/mcpListener';
-import type { McpCore } from './quireMcpServer';
+import type { McpRequestHandler } from '../server/mcpDoor';
 
 /** The app's own port, next to `quire serve`'s 7420, so a client's config keeps working across starts. */
 export const APP_MCP_PORT = 7421;
@@ -19,11 +19,12 @@ export const APP_MCP_TOKEN_FILE = 'mcp-token';
 
 export interface McpSharingOptions {
   dataDir: string;
-  /** Where the app listens; null where there is no switch (the CLI, `quire serve`). */
-  listen: { port: number } | null;
-  /** The core the sessions read from, once it exists (the composition root builds this first). */
-  core: () => McpCore;
-  version: string;
+  /**
+   * Where the app listens and what answers there (the MCP sessions, made when first switched on);
+   * null where there is no switch (the CLI, `quire serve`). Handed in from above the composition root:
+   * the MCP server reads the core this class is part of.
+   */
+  listen: { port: number; sessions: () => Promise<McpRequestHandler> } | null;
   onStatus: (status: McpSharingStatus) => void;
   log?: (message: string) => void;
 }
@@ -85,7 +86,7 @@ export class McpSharing {
 
   private async reconcile(): Promise<void> {
     const want = this.enabled && !this.disposed && this.options.listen !== null;
-    if (want && !this.listener) await this.open(this.options.listen!.port);
+    if (want && !this.listener) await this.open(this.options.listen!);
     else if (!want && this.listener) {
       const closing = this.listener;
       this.listener = null;
@@ -95,17 +96,14 @@ export class McpSharing {
     this.options.onStatus(this.status());
   }
 
-  private async open(port: number): Promise<void> {
+  private async open({ port, sessions }: NonNullable<McpSharingOptions['listen']>): Promise<void> {
     const log = this.options.log ?? ((message: string) => console.error(`Quire MCP: ${message}`));
     try {
       this.token = storedToken(this.options.dataDir, APP_MCP_TOKEN_FILE);
-      // Loaded when first switched on: the HTTP server and the MCP SDK are no cost to a CLI command.
-      const [{ startMcpListener }, { createMcpHttpHandler }] = await Promise.all([
-        import('../server/mcpListener'),
-        import('./httpSessions'),
-      ]);
+      // Loaded when first switched on: the HTTP server is no cost to a CLI command.
+      const { startMcpListener } = await import('../server/mcpListener');
       this.listener = await startMcpListener({
-        mcp: createMcpHttpHandler(this.options.core(), this.options.version),
+        mcp: await sessions(),
         token: this.token,
         port,
         log,
