@@ -120,7 +120,11 @@ describe('cancelling a call', () => {
       return untilAborted(signal);
     };
     const controller = new AbortController();
-    const answer = createDispatcher(handlers)('search.query', { query: 'trace' }, { signal: controller.signal });
+    const answer = createDispatcher(handlers)(
+      'search.query',
+      { query: 'trace' },
+      { signal: controller.signal },
+    );
     await Promise.resolve();
     expect(seen).toHaveLength(1);
     expect(seen[0]!.aborted).toBe(false);
@@ -161,6 +165,9 @@ describe('cancelling a call', () => {
     expect(ran).toEqual([]);
     const handlers = recordingHandlers([]);
     handlers['search.notice'] = async (_args, signal) => ({ notice: signal.aborted ? 'aborted' : null });
-    expect(await createDispatcher(handlers)('search.notice', {})).toEqual({ ok: true, value: { notice: null } });
+    expect(await createDispatcher(handlers)('search.notice', {})).toEqual({
+      ok: true,
+      value: { notice: null },
+    });
   });
 });

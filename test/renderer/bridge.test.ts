@@ -139,7 +139,11 @@ describe('cancelling a call from the window', () => {
     const { id } = JSON.parse(socket.sent[0]!) as { id: number };
     controller.abort();
     expect(JSON.parse(socket.sent[1]!)).toEqual({ type: 'cancel', id });
-    socket.receive({ type: 'result', id, result: { ok: false, error: { code: 'cancelled', message: 'Cancelled.' } } });
+    socket.receive({
+      type: 'result',
+      id,
+      result: { ok: false, error: { code: 'cancelled', message: 'Cancelled.' } },
+    });
     expect(await sent).toMatchObject({ ok: false, error: { code: 'cancelled' } });
     // Aborting after the answer sends nothing more; an aborted signal sends no call at all.
     controller.abort();

@@ -24,7 +24,10 @@ export type Dispatch = (
   options?: DispatchOptions,
 ) => Promise<CallResult<unknown>>;
 
-const cancelled = (): CallResult<never> => ({ ok: false, error: { code: 'cancelled', message: 'Cancelled.' } });
+const cancelled = (): CallResult<never> => ({
+  ok: false,
+  error: { code: 'cancelled', message: 'Cancelled.' },
+});
 /** Handed to a handler whose caller cannot cancel, so every handler may count on a signal. */
 const NEVER_ABORTED = new AbortController().signal;
 

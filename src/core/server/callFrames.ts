@@ -59,7 +59,9 @@ export function checkCallFrame(data: RawData, isBinary: boolean): FrameCheck {
   if (!isPlainRecord(message)) return refuse(CloseCode.policyViolation, 'A call must be a JSON object');
   if (message.type === 'cancel') {
     const problem = cancelShapeProblem(message);
-    return problem ? refuse(CloseCode.policyViolation, problem) : { ok: true, cancel: { id: message.id as number } };
+    return problem
+      ? refuse(CloseCode.policyViolation, problem)
+      : { ok: true, cancel: { id: message.id as number } };
   }
   const problem = shapeProblem(message);
   if (problem) return refuse(CloseCode.policyViolation, problem);

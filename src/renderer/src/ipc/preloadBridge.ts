@@ -28,8 +28,7 @@ export class PreloadTransport implements Transport {
 
   async call(name: CallName, input: unknown, signal?: AbortSignal): Promise<CallResult<unknown>> {
     const invoke = this.bridge[name] as
-      | ((input: unknown, callId?: number) => Promise<CallResult<unknown>>)
-      | undefined;
+      ((input: unknown, callId?: number) => Promise<CallResult<unknown>>) | undefined;
     if (typeof invoke !== 'function') return failure('unknown_call', `This build cannot call ${name}.`);
     if (signal?.aborted) return failure('cancelled', 'Cancelled.');
     const callId = signal ? this.nextCallId++ : undefined;

@@ -90,7 +90,8 @@ export function createQuireApi(transport: Transport): QuireApi {
       if (typeof name !== 'string' || !isCallName(name)) return undefined;
       let call = calls.get(name);
       if (!call) {
-        call = (input: unknown, options?: CallOptions) => callChecked(transport, name, input, options?.signal);
+        call = (input: unknown, options?: CallOptions) =>
+          callChecked(transport, name, input, options?.signal);
         calls.set(name, call);
       }
       return call;
