@@ -93,10 +93,7 @@ const ABORTED = Symbol('aborted');
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
   if (signal === NEVER_ABORTED) return work;
   return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      work.catch(() => undefined);
-      resolve(ABORTED);
-    };
+    const onAbort = () => resolve(ABORTED);
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
