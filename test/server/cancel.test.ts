@@ -10,26 +10,32 @@ afterAll(async () => {
   await live?.close();
 });
 
+type HeldSearch = 'documents' | 'chunks' | 'pages';
+
 /**
- * Makes the real core's document search wait until its signal aborts: the rest of the path (socket,
- * frame checks, dispatcher, the search.documents handler) is the real one. Returns the signals it got.
+ * Makes one of the real index's searches wait until its signal aborts: the rest of the path (socket,
+ * frame checks, dispatcher, the call's handler and the services between) is the real one. Returns the
+ * signals the search got.
  */
-function holdDocumentSearch(): { signals: AbortSignal[]; reached: Promise<void>; restore(): void } {
-  const search = live.core.index.search;
-  const original = search.documents;
+function holdSearch(method: HeldSearch): { signals: AbortSignal[]; reached: Promise<void>; restore(): void } {
+  const search = live.core.index.search as unknown as Record<
+    HeldSearch,
+    (query: string, options?: { signal?: AbortSignal }) => Promise<unknown>
+  >;
+  const original = search[method];
   const signals: AbortSignal[] = [];
   let reachedNow: () => void = () => undefined;
   const reached = new Promise<void>((resolve) => (reachedNow = resolve));
-  search.documents = (_query, options = {}) => {
+  search[method] = (_query, options = {}) => {
     const signal = options.signal;
-    if (!signal) return Promise.reject(new Error('search.documents was given no signal'));
+    if (!signal) return Promise.reject(new Error(`search.${method} was given no signal`));
     signals.push(signal);
     reachedNow();
     return new Promise((_resolve, reject) => {
       signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
     });
   };
-  return { signals, reached, restore: () => (search.documents = original) };
+  return { signals, reached, restore: () => (search[method] = original) };
 }
 
 function nextResult(ws: WebSocket, id: number): Promise<unknown> {
@@ -48,7 +54,7 @@ const send = (ws: WebSocket, frame: unknown) => ws.send(JSON.stringify(frame));
 
 describe('cancelling a call over the WebSocket of quire serve', () => {
   it('answers a held search cancelled when its cancel frame comes, and aborts the search itself', async () => {
-    const held = holdDocumentSearch();
+    const held = holdSearch('documents');
     const ws = await openSocket(live);
     try {
       const answer = nextResult(ws, 7);
@@ -74,8 +80,28 @@ describe('cancelling a call over the WebSocket of quire serve', () => {
     }
   });
 
+  it.each([
+    ['search.query', { query: 'transformer', mode: 'bm25' }, 'chunks'],
+    ['search.query', { query: 'transformer', mode: 'pages' }, 'pages'],
+    ['search.retrieve', { query: 'transformer', mode: 'bm25' }, 'chunks'],
+  ] as const)('passes the cancel of %s %j on to the index', async (name, input, method) => {
+    const held = holdSearch(method);
+    const ws = await openSocket(live);
+    try {
+      const answer = nextResult(ws, 1);
+      send(ws, { type: 'call', id: 1, name, input });
+      await held.reached;
+      send(ws, { type: 'cancel', id: 1 });
+      expect(await answer).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+      expect(held.signals.every((signal) => signal.aborted)).toBe(true);
+    } finally {
+      ws.terminate();
+      held.restore();
+    }
+  });
+
   it('aborts the calls of a connection that closes', async () => {
-    const held = holdDocumentSearch();
+    const held = holdSearch('documents');
     try {
       const ws = await openSocket(live);
       send(ws, { type: 'call', id: 1, name: 'search.documents', input: { query: 'transformer' } });
