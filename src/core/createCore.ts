@@ -306,8 +306,8 @@ export function createCore(config: CoreConfig): Core {
     ocrResults,
     pdfReaders,
     openFile: config.openFile ?? null,
-    dispatch: async (name, input) => {
-      const result = await dispatch(name, input);
+    dispatch: async (name, input, options) => {
+      const result = await dispatch(name, input, options);
       // A shared library's store out of reach: one clear sentence instead of the storage SDK's chain.
       const explained =
         !result.ok && shared ? explainStoreFailure(shared.location, result.error.message) : null;
