@@ -153,6 +153,29 @@ describe('cancelling a call', () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
   });
 
+  it('answers a change with what it really did, even when cancelled on the way', async () => {
+    const handlers = recordingHandlers([]);
+    let finish: () => void = () => undefined;
+    handlers['chat.cancel'] = () =>
+      new Promise((resolve) => {
+        finish = () => resolve(null);
+      });
+    const controller = new AbortController();
+    const answer = createDispatcher(handlers)(
+      'chat.cancel',
+      { runId: 'run-1' },
+      { signal: controller.signal },
+    );
+    controller.abort();
+    let settled = false;
+    void answer.then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // Not answered cancelled while the change may still go through.
+    expect(settled).toBe(false);
+    finish();
+    expect(await answer).toEqual({ ok: true, value: null });
+  });
+
   it('runs no handler for a call cancelled before it started, and none is cancelled without a signal', async () => {
     const ran: CallName[] = [];
     const dispatch = createDispatcher(recordingHandlers(ran));

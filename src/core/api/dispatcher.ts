@@ -14,7 +14,7 @@ export type CallHandlers = {
 };
 
 export interface DispatchOptions {
-  /** Aborting it answers the call `cancelled` at once; handlers that take a signal stop their work. */
+  /** Handlers that take a signal stop their work; a read is answered `cancelled` at once. */
   signal?: AbortSignal;
 }
 
@@ -28,13 +28,27 @@ const cancelled = (): CallResult<never> => ({
   ok: false,
   error: { code: 'cancelled', message: 'Cancelled.' },
 });
+/**
+ * Reads whose late answer no one wants: cancelled, they are answered at once, whether or not their
+ * handler stops. Any other call is passed the signal but answered with what it really did, so a
+ * change that went through is never reported as cancelled.
+ */
+const ANSWERED_AT_CANCEL: ReadonlySet<CallName> = new Set<CallName>([
+  'search.query',
+  'search.documents',
+  'search.retrieve',
+  'pages.get',
+  'pages.text',
+  'pages.words',
+]);
+
 /** Handed to a handler whose caller cannot cancel, so every handler may count on a signal. */
 const NEVER_ABORTED = new AbortController().signal;
 
 /**
  * The one door into core for every transport (Electron IPC, the WebSocket server, tests): checks the
  * call exists, validates its input against the contract, runs the handler and validates what it
- * returns, and turns every failure into `{ ok: false, error }`. Nothing thrown escapes. A call whose
+ * returns, and turns every failure into `{ ok: false, error }`. Nothing thrown escapes. A read whose
  * signal aborts is answered `cancelled` without waiting for a handler that does not check the signal.
  */
 export function createDispatcher(handlers: CallHandlers): Dispatch {
@@ -69,7 +83,8 @@ export function createDispatcher(handlers: CallHandlers): Dispatch {
     if (signal.aborted) return cancelled();
     try {
       const handler = handlers[name] as (args: unknown, signal: AbortSignal) => Promise<unknown>;
-      const value = await untilAborted(handler(parsed.data, signal), signal);
+      const work = handler(parsed.data, signal);
+      const value = ANSWERED_AT_CANCEL.has(name) ? await untilAborted(work, signal) : await work;
       if (value === ABORTED) return cancelled();
       const checked = schema.output.safeParse(value);
       if (!checked.success) {
