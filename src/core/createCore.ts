@@ -14,7 +14,7 @@ import { createDispatcher, type Dispatch } from './api/dispatcher';
 import type { CoreServices } from './coreServices';
 import { Emitter } from './common/emitter';
 import { createDocumentPool, type DocumentPool } from './documents/pool/documentPool';
-import { OpenPdfReaders } from './pages/openPdfReaders';
+import { OpenPdfReaders } from './documents/pdf/openPdfReaders';
 import { OcrStore } from './documents/ocr/ocrStore';
 import { PageImageStore } from './documents/render/pageImageStore';
 import { DEFAULT_LONG_EDGE } from './documents/render/raster';
@@ -47,14 +47,16 @@ import { checkSearchMode } from './search/chunkSearch';
 import { chunkSearchDeps } from './search/coreSearch';
 import { WebService, webDownloadsFolder } from './web/webService';
 import { UpdateService, type Updater } from './updates/updateService';
-import { McpSharing } from './mcp/mcpSharing';
-import type { McpRequestHandler } from './server/mcpDoor';
+import { withoutMcpSharing, type McpSharingService } from './mcpSharingPort';
+import type { McpSharingStatus } from '../shared/domain/mcpSharing';
 
-/** The desktop app's MCP switch as the composition root receives it (see mcp/appMcpSharing.ts). */
-export interface AppMcpSharing {
-  port: number;
-  sessions: (core: Core) => Promise<McpRequestHandler>;
-}
+/** Makes the desktop app's MCP switch for this core (mcp/appMcpSharing.ts). */
+export type AppMcpSharing = (deps: {
+  dataDir: string;
+  /** The core the MCP sessions read, once it exists (the root builds the switch first). */
+  core: () => Core;
+  onStatus: (status: McpSharingStatus) => void;
+}) => McpSharingService;
 
 export interface CoreConfig {
   /** Where Quire keeps its library list, index, page images, models and conversations. */
@@ -131,9 +133,8 @@ export interface CoreConfig {
   /** Opens a file in the system's own viewer: the desktop app passes Electron's shell.openPath. */
   openFile?: ((path: string) => Promise<void>) | null;
   /**
-   * The desktop app's switch that lets other apps use the library over MCP: its port (APP_MCP_PORT;
-   * 0 picks a free one) and the MCP sessions on this core (appMcpSharing). Absent where there is no
-   * switch: the CLI, `quire serve`.
+   * The desktop app's switch that lets other apps use the library over MCP (appMcpSharing). Absent
+   * where there is no switch: the CLI, `quire serve`.
    */
   mcpSharing?: AppMcpSharing | null;
 }
@@ -251,13 +252,12 @@ export function createCore(config: CoreConfig): Core {
     onStatus: (status) => events.emit('updates.onStatus', status),
   });
 
-  const mcpSharing = new McpSharing({
-    dataDir: config.dataDir,
-    listen: config.mcpSharing
-      ? { port: config.mcpSharing.port, sessions: () => config.mcpSharing!.sessions(core) }
-      : null,
-    onStatus: (status) => events.emit('mcpSharing.onStatus', status),
-  });
+  const mcpSharing =
+    config.mcpSharing?.({
+      dataDir: config.dataDir,
+      core: () => core,
+      onStatus: (status) => events.emit('mcpSharing.onStatus', status),
+    }) ?? withoutMcpSharing();
 
   let index: Index | undefined;
   let shared: SharedLibrary | null = null;
