@@ -16,21 +16,11 @@ import { createCore } from '../../src/core/createCore';
 import { createMcpHttpHandler } from '../../src/core/mcp/httpSessions';
 import { startLoopbackServer } from '../../src/core/server/loopbackServer';
 import { corpusDir, tempDir } from '../../test/helpers/shared';
-import type { BenchReport } from './report';
+import { numberOption, percentile, type BenchReport } from './report';
 import { untilIndexed } from '../../test/helpers/untilIndexed';
 
 const QUERIES = ['trace tree', 'type specialization', 'loop', 'Zephyr pump', 'compiler', 'guard', 'memo'];
 const SESSIONS = 20;
-
-function option(args: string[], name: string, fallback: number): number {
-  const at = args.indexOf(name);
-  const value = at === -1 ? NaN : Number(args[at + 1]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
 
 async function timed(n: number, search: (query: string) => Promise<void>): Promise<number[]> {
   // A few warm-up searches: the first ones open the index's tables.
@@ -53,7 +43,7 @@ async function searchWith(client: Client, query: string): Promise<void> {
 }
 
 export async function run(args: string[]): Promise<BenchReport> {
-  const searches = option(args, '--searches', 200);
+  const searches = numberOption(args, '--searches', 200);
   const dir = await tempDir('quire-bench-mcp-');
   const folder = join(dir.path, 'library');
   const dataDir = join(dir.path, 'data');

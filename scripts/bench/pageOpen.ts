@@ -12,26 +12,16 @@ import { performance } from 'node:perf_hooks';
 import { createDocumentPool } from '../../src/core/documents/pool/documentPool';
 import { PageImageStore } from '../../src/core/documents/render/pageImageStore';
 import { corpusDir, tempDir } from '../../test/helpers/shared';
-import type { BenchReport } from './report';
+import { numberOption, percentile, type BenchReport } from './report';
 
 const SCAN = join(corpusDir, 'ocrmypdf', 'multipage.pdf');
 const VIEWED = join(corpusDir, 'pdfjs', 'tracemonkey.pdf');
 
-function option(args: string[], name: string, fallback: number): number {
-  const at = args.indexOf(name);
-  const value = at === -1 ? NaN : Number(args[at + 1]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
-
 export async function run(args: string[]): Promise<BenchReport> {
   // End to end in the browser UI, through the real core and quire serve (pageOpenViewer.ts).
   if (args.includes('--viewer')) return (await import('./pageOpenViewer')).runViewer(args);
-  const opens = option(args, '--opens', 3);
-  const backlog = option(args, '--backlog', 4);
+  const opens = numberOption(args, '--opens', 3);
+  const backlog = numberOption(args, '--backlog', 4);
   const dir = await tempDir('quire-bench-page-open-');
   const pool = createDocumentPool({ size: 2, jobTimeoutMs: 600_000 });
   const store = new PageImageStore(join(dir.path, 'pages'));

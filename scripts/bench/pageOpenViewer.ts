@@ -15,17 +15,11 @@ import { chromium } from '@playwright/test';
 import { createCore } from '../../src/core/createCore';
 import { startLoopbackServer } from '../../src/core/server/loopbackServer';
 import { corpusDir, tempDir } from '../../test/helpers/shared';
-import type { BenchReport } from './report';
+import { numberOption, type BenchReport } from './report';
 
 const SCAN = join(corpusDir, 'ocrmypdf', 'multipage.pdf');
 const VIEWED = join(corpusDir, 'pdfjs', 'tracemonkey.pdf');
 const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
-
-function option(args: string[], name: string, fallback: number): number {
-  const at = args.indexOf(name);
-  const value = at === -1 ? NaN : Number(args[at + 1]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
 
 /** A copy with a different content hash (bytes after %%EOF are ignored by readers). */
 async function distinctCopy(from: string, to: string, n: number): Promise<void> {
@@ -87,8 +81,8 @@ async function openInPage(input: { token: string; documentId: string; page: numb
 }
 
 export async function runViewer(args: string[]): Promise<BenchReport> {
-  const opens = option(args, '--opens', 4);
-  const scans = option(args, '--scans', 4);
+  const opens = numberOption(args, '--opens', 4);
+  const scans = numberOption(args, '--scans', 4);
   const dir = await tempDir('quire-bench-page-drawn-');
   const folder = join(dir.path, 'library');
   await mkdir(folder);

@@ -17,7 +17,7 @@ import { createBestMatch } from '../../src/core/index/lateInteraction/bestMatch'
 import { makeSyntheticCorpus } from '../../test/helpers/syntheticPages';
 import { TopK } from '../../src/core/index/lateInteraction/topK';
 import { PAGE_RESCORE_DEPTH } from '../../src/core/index/search/pageRescore';
-import { peakRssBytes, printTable, type BenchReport } from './report';
+import { peakRssBytes, printTable, type BenchReport, percentile } from './report';
 
 const dimensions = 128;
 const k = 10;
@@ -25,10 +25,6 @@ const k = 10;
 function option(args: string[], name: string, fallback: string): string {
   const at = args.indexOf(`--${name}`);
   return at >= 0 && args[at + 1] !== undefined ? args[at + 1]! : fallback;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
 function recall(found: number[], truth: number[]): number {

@@ -11,26 +11,16 @@ import { performance } from 'node:perf_hooks';
 import { createCore } from '../../src/core/createCore';
 import { corpusDir, tempDir } from '../../test/helpers/shared';
 import { untilIndexed } from '../../test/helpers/untilIndexed';
-import type { BenchReport } from './report';
+import { numberOption, percentile, type BenchReport } from './report';
 
 const FILES = [
   ['unstructured', 'DA-619p.pdf'],
   ['financebench', 'PEPSICO_2022_10K.pdf'],
 ] as const;
 
-function option(args: string[], name: string, fallback: number): number {
-  const at = args.indexOf(name);
-  const value = at === -1 ? NaN : Number(args[at + 1]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
-
 export async function run(args: string[]): Promise<BenchReport> {
-  const calls = option(args, '--calls', 100);
-  const concurrency = option(args, '--concurrency', 16);
+  const calls = numberOption(args, '--calls', 100);
+  const concurrency = numberOption(args, '--concurrency', 16);
   const dir = await tempDir('quire-bench-page-words-');
   const folder = join(dir.path, 'library');
   await mkdir(folder);

@@ -41,3 +41,15 @@ export async function writeReport(report: BenchReport, dir = 'bench-results'): P
 export function peakRssBytes(): number {
   return process.resourceUsage().maxRSS * 1024;
 }
+
+/** `--name N` from a benchmark's arguments: a positive number, else `fallback`. */
+export function numberOption(args: string[], name: string, fallback: number): number {
+  const at = args.indexOf(name);
+  const value = at === -1 ? NaN : Number(args[at + 1]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+/** The p-th percentile (0-100) of sorted values; NaN when there are none. */
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}

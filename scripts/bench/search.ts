@@ -13,7 +13,7 @@ import { Index } from '../../src/core/index/openIndex';
 import type { ChunkSearchOptions } from '../../src/core/index/search/indexSearch';
 import { sharedDir, tempDir } from '../../test/helpers/shared';
 import { documentRow, HashTextEmbedder, sha256 } from '../../test/index/helpers';
-import { peakRssBytes, type BenchReport } from './report';
+import { peakRssBytes, type BenchReport, percentile } from './report';
 
 const CHUNKS_PER_DOCUMENT = 1000;
 const CHUNKS_PER_PAGE = 20;
@@ -44,10 +44,6 @@ async function vocabulary(): Promise<string[]> {
   }
   if (words.length === 0) throw new Error(`No words found under ${dir}.`);
   return words;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
 async function timeQueries(store: Index, queries: string[], options: ChunkSearchOptions) {
