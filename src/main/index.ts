@@ -7,6 +7,7 @@ import { app } from 'electron';
 import electronUpdater from 'electron-updater';
 import {
   APP_MCP_PORT,
+  APP_WRITER,
   createCore,
   guardProcess,
   modelLaunchOptions,
@@ -31,6 +32,8 @@ async function start(): Promise<void> {
   const dataDir = app.getPath('userData');
   core = createCore({
     dataDir,
+    // A second writer (`quire index` beside the app) is refused, naming the app.
+    writerName: APP_WRITER,
     watch: true,
     secrets: createSafeStorageSecrets(dataDir),
     // QUIRE_MODEL and QUIRE_SERVERS mean the same here as for `quire serve` and the CLI.

@@ -7,6 +7,7 @@ import { createCore, type Core } from '../createCore';
 import type { LibraryLocation } from '../location/libraryLocation';
 import type { ModelLaunchOptions } from '../models/launchOptions';
 import { expandHome } from '../library/folderCheck';
+import { commandWriter, readOnlyIfLibrary } from './libraryAccess';
 import { closeBeforeExit } from './commandLifetime';
 import { printJson, say, tell } from './output';
 import { ProgressPrinter } from './progressPrinter';
@@ -95,6 +96,7 @@ export async function indexCommand(
   const core = createCore({
     dataDir: options.dataDir,
     ...(options.library ? { library: options.library } : {}),
+    ...commandWriter('index'),
     renderImages: options.images,
     ...(options.maxPagesPerDocument ? { maxPagesPerDocument: options.maxPagesPerDocument } : {}),
     modelPath: options.modelPath,
@@ -266,6 +268,8 @@ export async function searchCommand(
   const core = createCore({
     dataDir: options.dataDir,
     ...(options.library ? { library: options.library } : {}),
+    // Searching reads beside the app or `quire serve`: nothing of the library is written.
+    ...(await readOnlyIfLibrary(options.dataDir)),
     ingest: false,
     // The embed role decides whether meaning can be searched: models are found as everywhere else.
     attachEmbeddings: true,
