@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/core/createCore';
 import { APP_WRITER, WRITER_LOCK_FILE } from '../../src/core/location/dataDirWriter';
+import type { SearchResult } from '../../src/shared/domain/search';
 import type { LeaseHolder } from '../../src/core/location/writerLease';
 import { tempDir } from '../helpers/shared';
 import { untilIndexed } from '../helpers/untilIndexed';
@@ -128,7 +129,9 @@ describe('the command line beside a writer of the same data folder', () => {
     // Every note's content is still there: none was tidied away as unreferenced while being written.
     for (let i = 0; i < NOTES; i++) {
       const found = await writer.dispatch('search.retrieve', { query: wordOf(i), mode: 'bm25', k: 3 });
-      expect(found.ok && found.value.hits.map((hit) => hit.path)).toContain(join(ledger, `note${i}.txt`));
+      expect(found.ok && (found.value as SearchResult).hits.map((hit) => hit.path)).toContain(
+        join(ledger, `note${i}.txt`),
+      );
     }
   }, 300_000);
 
@@ -158,7 +161,7 @@ describe('the command line beside a writer of the same data folder', () => {
     expect(await readFile(join(dataDir, 'library.json'), 'utf8')).toBe(saved);
     expect((await holder(dataDir))?.pid).toBe(process.pid);
     const found = await writer.dispatch('search.retrieve', { query: 'marmalade', mode: 'bm25', k: 3 });
-    expect(found.ok && found.value.hits).toEqual([]);
+    expect(found.ok && (found.value as SearchResult).hits).toEqual([]);
     expect(writer.library.snapshot().roots.map((root) => root.path)).toEqual([pumps]);
 
     // Once the app has closed, the same command writes.
