@@ -3,7 +3,7 @@
  * settings and the IPC wiring; everything else is core's.
  */
 import type { BrowserWindow } from 'electron';
-import { app } from 'electron';
+import { app, dialog } from 'electron';
 import electronUpdater from 'electron-updater';
 import {
   APP_MCP_PORT,
@@ -78,5 +78,15 @@ if (!app.requestSingleInstanceLock()) {
     core = undefined;
     void closing.dispose().finally(() => app.quit());
   });
-  void app.whenReady().then(start);
+  // A library it cannot open (`quire serve` or `quire index` writing it) is said once, then the app ends.
+  void app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      dialog.showErrorBox(
+        'Quire cannot open its library',
+        error instanceof Error ? error.message : String(error),
+      );
+      app.quit();
+    });
 }
