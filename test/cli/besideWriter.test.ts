@@ -178,18 +178,24 @@ describe('the command line beside a writer of the same data folder', () => {
     const jams = await folderWith('jams', {
       'quince.txt': 'Quince marmalade sets at 104 degrees Celsius.\n',
     });
+    // A page of its own stands in for the UI build: serve runs as it does for a user until killed.
+    const ui = await folderWith('ui', { 'index.html': '<html><body></body></html>' });
     const serve = spawn(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dataDir], {
-      stdio: ['ignore', 'ignore', 'ignore'],
-      env: { ...process.env, QUIRE_SERVERS: '', LANCEDB_LOG: 'error' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, QUIRE_SERVERS: '', LANCEDB_LOG: 'error', QUIRE_RENDERER_DIR: ui },
     });
     children.push(serve);
-    // quire.mjs may run the CLI as a child of its own: the lock names whichever process writes.
-    let lock: LeaseHolder | null = null;
-    while (!lock) {
-      expect(serve.exitCode).toBeNull();
+    let output = '';
+    serve.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    serve.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    while (!output.includes('Open http')) {
+      expect(serve.exitCode, output).toBeNull();
       await sleep(200);
-      lock = await holder(dataDir);
     }
+    // quire.mjs may run the CLI as a child of its own: the lock names whichever process writes.
+    const lock = await holder(dataDir);
+    expect(lock?.name).toBe('`quire serve`');
+    if (!lock) return;
     process.kill(lock.pid, 'SIGKILL');
     if (lock.pid !== serve.pid) serve.kill('SIGKILL');
 
