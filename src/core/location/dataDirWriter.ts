@@ -92,8 +92,14 @@ export function fileLeaseSlot(path: string): LeaseSlot {
         if ((await current()) !== expected) return null;
         const text = JSON.stringify(holder);
         const next = `${path}.${randomUUID()}.tmp`;
-        await writeFile(next, text);
-        await rename(next, path);
+        try {
+          await writeFile(next, text);
+          await rename(next, path);
+        } catch (error) {
+          // A full disk fails the write: no half-written copy is left beside the lock.
+          await unlink(next).catch(() => undefined);
+          throw error;
+        }
         return { version: text };
       }),
     clear: (expected) =>
