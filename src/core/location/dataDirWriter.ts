@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { QuireError } from '../../shared/errors';
-import type { LocalWriters } from './localWriters';
+import { LocalWriters } from './localWriters';
 import { WriterLease, type LeaseHolder, type LeaseSlot } from './writerLease';
 
 /** What the desktop app calls itself as the writer of its data folder. */
@@ -32,21 +32,36 @@ export interface DataDirWriterOptions {
  * Takes the one writer's place on a local data folder, or refuses with who holds it. A second writer
  * would remove content the first is still writing (content no document row points to yet) and race
  * it on LanceDB's commits, so the app, `quire index`, `serve` and the commands that change the
- * library each hold this while they run; commands that only read open the folder as readers.
+ * library each hold this while they run; commands that only read open the folder as readers. A
+ * holder whose process ended on this machine is waited for (at most LOCAL_STALE_AFTER_MS), not refused.
  */
 export async function takeDataDirWriter(
   dataDir: string,
   options: DataDirWriterOptions,
 ): Promise<WriterLease> {
   await mkdir(dataDir, { recursive: true });
-  return WriterLease.take(fileLeaseSlot(join(dataDir, WRITER_LOCK_FILE)), dataDir, {
-    renewEveryMs: RENEW_EVERY_MS,
-    staleAfterMs: LOCAL_STALE_AFTER_MS,
-    heldWhileRunning: true,
-    name: options.name,
-    ...(options.localWriters ? { localWriters: options.localWriters } : {}),
-    refusal: (holder, ago) => refusal(dataDir, holder, ago),
-  });
+  const slot = fileLeaseSlot(join(dataDir, WRITER_LOCK_FILE));
+  const localWriters = options.localWriters ?? new LocalWriters();
+  const take = () =>
+    WriterLease.take(slot, dataDir, {
+      renewEveryMs: RENEW_EVERY_MS,
+      staleAfterMs: LOCAL_STALE_AFTER_MS,
+      heldWhileRunning: true,
+      name: options.name,
+      localWriters,
+      refusal: (holder, ago) => refusal(dataDir, holder, ago),
+    });
+  try {
+    return await take();
+  } catch (error) {
+    // A writer of this machine that crashed (its process is gone) is waited out, not reported: its
+    // lock goes stale within LOCAL_STALE_AFTER_MS, and an app reopened after a crash should just open.
+    const found = await slot.read();
+    if (!found || !localWriters.ended(found.holder.id)) throw error;
+    const wait = found.holder.renewedAt + LOCAL_STALE_AFTER_MS + 100 - Date.now();
+    await sleep(Math.min(Math.max(wait, 0), LOCAL_STALE_AFTER_MS + 100));
+    return take();
+  }
 }
 
 function refusal(dataDir: string, holder: LeaseHolder, secondsAgo: number): QuireError {
