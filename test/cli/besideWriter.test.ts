@@ -119,6 +119,8 @@ describe('the command line beside a writer of the same data folder', () => {
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toContain(pumps);
     expect(list.stdout).toContain(ledger);
+    // Files the app has not indexed yet are listed too, as the app lists them.
+    expect(list.stdout).toContain(`note${NOTES - 1}.txt`);
     // The readers wrote nothing of the library and left the writer's lock as it was.
     expect(await readFile(join(dataDir, 'library.json'), 'utf8')).toBe(saved);
     expect((await holder(dataDir))?.pid).toBe(process.pid);

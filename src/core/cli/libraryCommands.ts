@@ -44,7 +44,7 @@ export async function libraryCommand(
         return;
       }
       case 'list': {
-        await core.library.whenIdle();
+        await core.library.listFolderFiles();
         const snapshot = core.library.snapshot();
         if (options.json) {
           // Page vectors belong to the index: each document gets its count (null while no page embedder is active).
