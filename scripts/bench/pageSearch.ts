@@ -14,7 +14,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LateInteractionIndex, PROBE_CENTROIDS, PROBE_PAGES } from '../../src/core/index/lateInteraction';
 import { createBestMatch } from '../../src/core/index/lateInteraction/bestMatch';
-import { makeSyntheticCorpus } from '../../src/core/index/lateInteraction/syntheticPages';
+import { makeSyntheticCorpus } from '../../test/helpers/syntheticPages';
 import { TopK } from '../../src/core/index/lateInteraction/topK';
 import { PAGE_RESCORE_DEPTH } from '../../src/core/index/search/pageRescore';
 import { peakRssBytes, printTable, type BenchReport } from './report';

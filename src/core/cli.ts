@@ -3,9 +3,9 @@
  * does its work and closes it; `serve` keeps running. `npx quire` runs the build of this file
  * (out/cli/quire.js, see packages/cli/build.mjs).
  */
+import { quireVersion } from './common/quireVersion';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import packageJson from '../../package.json' with { type: 'json' };
 import { QuireError } from '../shared/errors';
 import { endWithParentOrSignal } from './cli/commandLifetime';
 import { reportFailure } from './cli/output';
@@ -154,7 +154,7 @@ async function main(argv: string[]): Promise<void> {
   const { values, positionals } = readArgs(argv);
   const [command, ...rest] = positionals;
   if (values.version) {
-    process.stdout.write(`${packageJson.version}\n`);
+    process.stdout.write(`${quireVersion()}\n`);
     return;
   }
   if (values.help || !command) {

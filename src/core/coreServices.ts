@@ -4,7 +4,7 @@ import type { WebService } from './web/webService';
 import type { PageImageStore } from './documents/render/pageImageStore';
 import type { Index } from './index/openIndex';
 import type { Ingestion } from './ingestion/ingestion';
-import type { OpenPdfReaders } from './pages/openPdfReaders';
+import type { OpenPdfReaders } from './documents/pdf/openPdfReaders';
 import type { OcrStore } from './documents/ocr/ocrStore';
 import type { OcrSettingsStore } from './ingestion/ocrSettingsStore';
 import type { LibraryService } from './library/libraryService';
@@ -13,7 +13,7 @@ import type { ModelService } from './models/modelService';
 import type { ModelSettingsStore } from './models/modelSettingsStore';
 import type { SetupService } from './models/setup/setupService';
 import type { UpdateService } from './updates/updateService';
-import type { McpSharing } from './mcp/mcpSharing';
+import type { McpSharingService } from './mcpSharingPort';
 import type { LibraryChangeFeed } from './library/libraryChanges';
 import type { LocationSettings } from './location/locationSetting';
 
@@ -42,7 +42,7 @@ export interface CoreServices {
   readonly web: WebService;
   readonly updates: UpdateService;
   /** The desktop app's switch that lets other apps on this computer use the library over MCP. */
-  readonly mcpSharing: McpSharing;
+  readonly mcpSharing: McpSharingService;
   /** Whether scanned pages are read with OCR, with which engine and languages. */
   readonly ocrSettings: OcrSettingsStore;
   /** Where the library lives (local folder or object storage), as saved for the next start. */

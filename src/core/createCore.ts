@@ -14,7 +14,7 @@ import { createDispatcher, type Dispatch } from './api/dispatcher';
 import type { CoreServices } from './coreServices';
 import { Emitter } from './common/emitter';
 import { createDocumentPool, type DocumentPool } from './documents/pool/documentPool';
-import { OpenPdfReaders } from './pages/openPdfReaders';
+import { OpenPdfReaders } from './documents/pdf/openPdfReaders';
 import { OcrStore } from './documents/ocr/ocrStore';
 import { PageImageStore } from './documents/render/pageImageStore';
 import { DEFAULT_LONG_EDGE } from './documents/render/raster';
@@ -49,8 +49,16 @@ import { checkSearchMode } from './search/chunkSearch';
 import { chunkSearchDeps } from './search/coreSearch';
 import { WebService, webDownloadsFolder } from './web/webService';
 import { UpdateService, type Updater } from './updates/updateService';
-import { McpSharing } from './mcp/mcpSharing';
-import { quireVersion } from './mcp/serverVersion';
+import { withoutMcpSharing, type McpSharingService } from './mcpSharingPort';
+import type { McpSharingStatus } from '../shared/domain/mcpSharing';
+
+/** Makes the desktop app's MCP switch for this core (mcp/appMcpSharing.ts). */
+export type AppMcpSharing = (deps: {
+  dataDir: string;
+  /** The core the MCP sessions read, once it exists (the root builds the switch first). */
+  core: () => Core;
+  onStatus: (status: McpSharingStatus) => void;
+}) => McpSharingService;
 
 export interface CoreConfig {
   /** Where Quire keeps its library list, index, page images, models and conversations. */
@@ -133,10 +141,10 @@ export interface CoreConfig {
   /** Opens a file in the system's own viewer: the desktop app passes Electron's shell.openPath. */
   openFile?: ((path: string) => Promise<void>) | null;
   /**
-   * The port of the desktop app's switch that lets other apps use the library over MCP (APP_MCP_PORT;
-   * 0 picks a free one). Absent where there is no switch: the CLI, `quire serve`.
+   * The desktop app's switch that lets other apps use the library over MCP (appMcpSharing). Absent
+   * where there is no switch: the CLI, `quire serve`.
    */
-  mcpSharingPort?: number | null;
+  mcpSharing?: AppMcpSharing | null;
 }
 
 export type CoreEvents = { [K in EventName]: EventPayload<K> };
@@ -252,13 +260,12 @@ export function createCore(config: CoreConfig): Core {
     onStatus: (status) => events.emit('updates.onStatus', status),
   });
 
-  const mcpSharing = new McpSharing({
-    dataDir: config.dataDir,
-    listen: config.mcpSharingPort != null ? { port: config.mcpSharingPort } : null,
-    core: () => core,
-    version: quireVersion(),
-    onStatus: (status) => events.emit('mcpSharing.onStatus', status),
-  });
+  const mcpSharing =
+    config.mcpSharing?.({
+      dataDir: config.dataDir,
+      core: () => core,
+      onStatus: (status) => events.emit('mcpSharing.onStatus', status),
+    }) ?? withoutMcpSharing();
 
   let index: Index | undefined;
   let shared: SharedLibrary | null = null;
@@ -419,8 +426,8 @@ export function createCore(config: CoreConfig): Core {
     ocrResults,
     pdfReaders,
     openFile: config.openFile ?? null,
-    dispatch: async (name, input) => {
-      const result = await dispatch(name, input);
+    dispatch: async (name, input, options) => {
+      const result = await dispatch(name, input, options);
       // A shared library's store out of reach: one clear sentence instead of the storage SDK's chain.
       const explained =
         !result.ok && shared ? explainStoreFailure(shared.location, result.error.message) : null;

@@ -9,5 +9,5 @@ export type { SecretStore } from './ingestion/passwordVault';
 export { useChildLauncher, type ChildHandle, type ChildLauncher } from './common/entryPoints';
 export type { Updater } from './updates/updateService';
 export { openPageImage } from './pages/readPageImage';
-export { APP_MCP_PORT } from './mcp/mcpSharing';
+export { appMcpSharing } from './mcp/appMcpSharing';
 export { APP_WRITER } from './location/dataDirWriter';

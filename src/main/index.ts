@@ -6,8 +6,8 @@ import type { BrowserWindow } from 'electron';
 import { app, dialog } from 'electron';
 import electronUpdater from 'electron-updater';
 import {
-  APP_MCP_PORT,
   APP_WRITER,
+  appMcpSharing,
   createCore,
   guardProcess,
   modelLaunchOptions,
@@ -42,7 +42,7 @@ async function start(): Promise<void> {
     updater: app.isPackaged ? createAppUpdater(electronUpdater.autoUpdater) : null,
     openFile: openFileInSystemViewer,
     // Settings' switch that lets other apps on this computer use the library (off until turned on).
-    mcpSharingPort: APP_MCP_PORT,
+    mcpSharing: appMcpSharing(),
   });
   servePageImages(core, process.env.ELECTRON_RENDERER_URL);
   window = createMainWindow();

@@ -25,6 +25,8 @@ const ORIGIN = 'http://harness.quire.test';
 export interface StandIn {
   /** The calls made so far, of one name or all. */
   calls(name?: CallName): Promise<unknown[]>;
+  /** The inputs of the calls of that name the page cancelled. */
+  cancelled(name: CallName): Promise<unknown[]>;
   respond(name: CallName, answer: StandInAnswer): Promise<void>;
   hold(name: CallName): Promise<void>;
   release(name: CallName): Promise<void>;
@@ -43,6 +45,14 @@ function standInOf(page: Page): StandIn {
             .filter((call: RecordedCall) => name === null || call.name === name)
             .map((call: RecordedCall) => call.input),
         { name: name ?? null },
+      ),
+    cancelled: (name) =>
+      page.evaluate(
+        ({ name }) =>
+          (globalThis as unknown as HarnessWindow).standIn.calls
+            .filter((call: RecordedCall) => call.name === name && call.cancelled === true)
+            .map((call: RecordedCall) => call.input),
+        { name },
       ),
     respond: (name, answer) =>
       page.evaluate(

@@ -35,6 +35,36 @@ test('next and previous page move through the document and stop at its ends', as
   expect(fullPages.map((input) => (input as { page: number }).page)).toEqual([1, 2, 3]);
 });
 
+test('paging on lets go of the page left behind: its image and words are cancelled', async ({
+  page,
+  openPanel,
+}) => {
+  const standIn = await openPanel({ panel: 'viewer', viewer: DOCUMENT });
+  await standIn.hold('pages.get');
+  await standIn.hold('pages.words');
+  await page.getByRole('button', { name: 'Next page' }).click();
+  await expect(page.getByTestId('page-number')).toHaveText('Page 2 of 3');
+  await expect
+    .poll(async () => (await standIn.calls('pages.get')).filter((input) => isFullPage(input, 2)).length)
+    .toBe(1);
+  await page.getByRole('button', { name: 'Next page' }).click();
+  await expect(page.getByTestId('page-number')).toHaveText('Page 3 of 3');
+  await expect
+    .poll(async () => (await standIn.cancelled('pages.get')).filter((input) => isFullPage(input, 2)).length)
+    .toBe(1);
+  expect(await standIn.cancelled('pages.words')).toEqual([{ documentId: DOCUMENT.documentId, page: 2 }]);
+  // Thumbnails stay wanted, and so does the page in view: once answered, page 3 is shown.
+  expect((await standIn.cancelled('pages.get')).filter((input) => !isFullPage(input, 2))).toEqual([]);
+  await standIn.release('pages.get');
+  await standIn.release('pages.words');
+  await expect(pageImage(page, 3)).toBeVisible();
+});
+
+function isFullPage(input: unknown, number: number): boolean {
+  const { page, size } = input as { page: number; size: string };
+  return page === number && size === 'full';
+}
+
 test('zoom in and out change the page’s size, and fit width restores it', async ({ page, openPanel }) => {
   await openPanel({ panel: 'viewer', viewer: DOCUMENT });
   const image = pageImage(page, 1);

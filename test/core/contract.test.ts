@@ -104,3 +104,93 @@ describe('the IPC contract', () => {
     expect(result).toMatchObject({ ok: false, error: { code: 'internal' } });
   });
 });
+
+/** Resolves once `signal` aborts, the way a service that takes a signal stops. */
+const untilAborted = (signal: AbortSignal) =>
+  new Promise<never>((_resolve, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+  });
+
+describe('cancelling a call', () => {
+  it('aborts the signal its handler waits on and answers cancelled', async () => {
+    const handlers = recordingHandlers([]);
+    const seen: AbortSignal[] = [];
+    handlers['search.query'] = async (_args, signal) => {
+      seen.push(signal);
+      return untilAborted(signal);
+    };
+    const controller = new AbortController();
+    const answer = createDispatcher(handlers)(
+      'search.query',
+      { query: 'trace' },
+      { signal: controller.signal },
+    );
+    await Promise.resolve();
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.aborted).toBe(false);
+    controller.abort();
+    expect(await answer).toEqual({ ok: false, error: { code: 'cancelled', message: 'Cancelled.' } });
+    expect(seen[0]!.aborted).toBe(true);
+  });
+
+  it('answers cancelled at once even when the handler does not check its signal', async () => {
+    const handlers = recordingHandlers([]);
+    let finish: () => void = () => undefined;
+    handlers['pages.get'] = () =>
+      new Promise((_resolve, reject) => {
+        finish = () => reject(new Error('finished late'));
+      });
+    const controller = new AbortController();
+    const answer = createDispatcher(handlers)(
+      'pages.get',
+      { documentId: 'd', page: 1 },
+      { signal: controller.signal },
+    );
+    controller.abort();
+    expect(await answer).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    // Its late failure is dropped, not reported as an unhandled rejection.
+    finish();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  });
+
+  it('answers a change with what it really did, even when cancelled on the way', async () => {
+    const handlers = recordingHandlers([]);
+    let finish: () => void = () => undefined;
+    handlers['chat.cancel'] = () =>
+      new Promise((resolve) => {
+        finish = () => resolve(null);
+      });
+    const controller = new AbortController();
+    const answer = createDispatcher(handlers)(
+      'chat.cancel',
+      { runId: 'run-1' },
+      { signal: controller.signal },
+    );
+    controller.abort();
+    let settled = false;
+    void answer.then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // Not answered cancelled while the change may still go through.
+    expect(settled).toBe(false);
+    finish();
+    expect(await answer).toEqual({ ok: true, value: null });
+  });
+
+  it('runs no handler for a call cancelled before it started, and none is cancelled without a signal', async () => {
+    const ran: CallName[] = [];
+    const dispatch = createDispatcher(recordingHandlers(ran));
+    const controller = new AbortController();
+    controller.abort();
+    expect(await dispatch('search.documents', { query: 'x' }, { signal: controller.signal })).toMatchObject({
+      ok: false,
+      error: { code: 'cancelled' },
+    });
+    expect(ran).toEqual([]);
+    const handlers = recordingHandlers([]);
+    handlers['search.notice'] = async (_args, signal) => ({ notice: signal.aborted ? 'aborted' : null });
+    expect(await createDispatcher(handlers)('search.notice', {})).toEqual({
+      ok: true,
+      value: { notice: null },
+    });
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exactMaxSim, LateInteractionIndex } from '../../src/core/index/lateInteraction';
 import { SeededRandom } from '../../src/core/common/seededRandom';
-import { makeSyntheticCorpus } from '../../src/core/index/lateInteraction/syntheticPages';
+import { makeSyntheticCorpus } from '../helpers/syntheticPages';
 
 const dimensions = 16;
 

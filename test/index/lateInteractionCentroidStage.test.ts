@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exactMaxSim, LateInteractionIndex } from '../../src/core/index/lateInteraction';
 import { CentroidPostings } from '../../src/core/index/lateInteraction/centroidPostings';
-import { makeSyntheticCorpus } from '../../src/core/index/lateInteraction/syntheticPages';
+import { makeSyntheticCorpus } from '../helpers/syntheticPages';
 
 /**
  * The centroid stage (every page scored by MaxSim of the query against its vectors' centroids) is

@@ -3,7 +3,7 @@ import { SeededRandom } from '../../src/core/common/seededRandom';
 import { exactMaxSim, LateInteractionIndex } from '../../src/core/index/lateInteraction';
 import { createBestMatch } from '../../src/core/index/lateInteraction/bestMatch';
 import { ResidualCodec } from '../../src/core/index/lateInteraction/residualCodec';
-import { makeSyntheticCorpus } from '../../src/core/index/lateInteraction/syntheticPages';
+import { makeSyntheticCorpus } from '../helpers/syntheticPages';
 import { poolPage } from '../../src/core/index/lateInteraction/tokenPooling';
 
 function gaussianRows(random: SeededRandom, count: number, d: number, scale: number): Float32Array {

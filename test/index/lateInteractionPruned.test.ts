@@ -3,7 +3,7 @@ import { exactMaxSim, LateInteractionIndex } from '../../src/core/index/lateInte
 import { Codebook } from '../../src/core/index/lateInteraction/codebook';
 import { PrunedMaxSim } from '../../src/core/index/lateInteraction/prunedMaxSim';
 import { ResidualCodec } from '../../src/core/index/lateInteraction/residualCodec';
-import { makeSyntheticCorpus } from '../../src/core/index/lateInteraction/syntheticPages';
+import { makeSyntheticCorpus } from '../helpers/syntheticPages';
 
 /** One page coded the way the index codes it: rows sorted by centroid, then decoded back. */
 function codePage(vectors: Float32Array, count: number, d: number, codebook: Codebook, codec: ResidualCodec) {

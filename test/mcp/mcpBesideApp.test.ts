@@ -3,7 +3,10 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ResourceListChangedNotificationSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/core/createCore';
 import { tempDir } from '../helpers/shared';
@@ -73,6 +76,10 @@ describe('quire mcp beside the app, on the app’s own data folder', () => {
       env: { ...process.env, QUIRE_SERVERS: '' } as Record<string, string>,
     });
     const mcp = new Client({ name: 'quire-test-beside-app', version: '1.0.0' });
+    let listChanges = 0;
+    mcp.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      listChanges += 1;
+    });
     await mcp.connect(transport);
     const search = async (query: string) =>
       textOf(await mcp.callTool({ name: 'search', arguments: { query, mode: 'bm25' } }));
@@ -84,6 +91,10 @@ describe('quire mcp beside the app, on the app’s own data folder', () => {
       const jams = await folderWith('jams', 'quince.txt', 'Quince marmalade sets at 104 degrees Celsius.\n');
       await writer.library.addFolder(jams);
       await untilIndexed(writer);
+      // Told without asking: the reader follows the writer between requests too.
+      const deadline = Date.now() + 60_000;
+      while (listChanges === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      expect(listChanges).toBeGreaterThan(0);
 
       const found = await search('marmalade');
       expect(found).toContain(join(jams, 'quince.txt'));

@@ -7,7 +7,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/core/createCore';
-import { APP_MCP_TOKEN_FILE, McpSharing } from '../../src/core/mcp/mcpSharing';
+import { appMcpSharing } from '../../src/core/mcp/appMcpSharing';
+import { APP_MCP_TOKEN_FILE } from '../../src/core/mcp/mcpSharing';
+import { withoutMcpSharing } from '../../src/core/mcpSharingPort';
 import type { McpSharingStatus } from '../../src/shared/domain/mcpSharing';
 import { quireRejection } from '../helpers/rejection';
 import { tempDir } from '../helpers/shared';
@@ -27,7 +29,7 @@ const cores: Core[] = [];
 function appCore(port: number): Core {
   const core = createCore({
     dataDir,
-    mcpSharingPort: port,
+    mcpSharing: appMcpSharing(port),
     findModels: false,
     detectServers: false,
     embedInBackground: false,
@@ -188,13 +190,7 @@ describe('letting other apps on this computer use the library (MCP over HTTP)', 
     const core = cores.at(-1)!;
     const bad = await core.dispatch('mcpSharing.setEnabled', { enabled: 'yes' } as never);
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    const headless = new McpSharing({
-      dataDir,
-      listen: null,
-      core: () => core,
-      version: 'test',
-      onStatus: () => undefined,
-    });
+    const headless = withoutMcpSharing();
     expect(headless.status()).toMatchObject({ enabled: false, dataDir: null });
     expect(headless.status().unsupportedReason).toMatch(/desktop app/);
     expect((await quireRejection(headless.setEnabled(true))).code).toBe('unsupported');

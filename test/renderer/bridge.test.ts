@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { PreloadTransport, type QuirePreload } from '../../src/renderer/src/ipc/preloadBridge';
 import { SocketBridge } from '../../src/renderer/src/ipc/socketBridge';
 import { createQuireApi, loadContractChecks } from '../../src/renderer/src/ipc/typedApi';
 
@@ -119,5 +120,62 @@ describe('SocketBridge', () => {
     expect(connects).toBe(2);
     expect(phases).toEqual(['connecting', 'connected', 'reconnecting', 'connecting', 'connected']);
     vi.useRealTimers();
+  });
+});
+
+describe('cancelling a call from the window', () => {
+  it('sends a cancel frame for a call the server has, and drops one still queued', async () => {
+    await loadContractChecks();
+    const { sockets, api } = setup();
+    const socket = sockets[0]!;
+    const early = new AbortController();
+    const queued = api['search.query']({ query: 'first' }, { signal: early.signal });
+    early.abort();
+    expect(await queued).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    socket.open();
+    expect(socket.sent).toHaveLength(0);
+    const controller = new AbortController();
+    const sent = api['search.query']({ query: 'second' }, { signal: controller.signal });
+    const { id } = JSON.parse(socket.sent[0]!) as { id: number };
+    controller.abort();
+    expect(JSON.parse(socket.sent[1]!)).toEqual({ type: 'cancel', id });
+    socket.receive({
+      type: 'result',
+      id,
+      result: { ok: false, error: { code: 'cancelled', message: 'Cancelled.' } },
+    });
+    expect(await sent).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    // Aborting after the answer sends nothing more; an aborted signal sends no call at all.
+    controller.abort();
+    expect(await api['search.query']({ query: 'third' }, { signal: controller.signal })).toMatchObject({
+      ok: false,
+      error: { code: 'cancelled' },
+    });
+    expect(socket.sent).toHaveLength(2);
+  });
+
+  it('gives a cancellable call an id through the preload and cancels it by that id', async () => {
+    const invoked: Array<{ input: unknown; callId: number | undefined }> = [];
+    const cancelled: number[] = [];
+    let answer: (result: unknown) => void = () => undefined;
+    const preload = {
+      'search.query': (input: unknown, callId?: number) => {
+        invoked.push({ input, callId });
+        return new Promise((resolve) => (answer = resolve));
+      },
+      cancel: (callId: number) => cancelled.push(callId),
+    } as unknown as QuirePreload;
+    const api = createQuireApi(new PreloadTransport(preload));
+    void api['search.query']({ query: 'plain' });
+    expect(invoked[0]).toEqual({ input: { query: 'plain' }, callId: undefined });
+    const controller = new AbortController();
+    const call = api['search.query']({ query: 'held' }, { signal: controller.signal });
+    await vi.waitFor(() => expect(invoked).toHaveLength(2));
+    const callId = invoked[1]!.callId;
+    expect(callId).toEqual(expect.any(Number));
+    controller.abort();
+    expect(cancelled).toEqual([callId]);
+    answer({ ok: false, error: { code: 'cancelled', message: 'Cancelled.' } });
+    expect(await call).toMatchObject({ ok: false, error: { code: 'cancelled' } });
   });
 });

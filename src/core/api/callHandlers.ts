@@ -30,14 +30,20 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
     'library.resume': async () => core.ingestion.resume(),
     'library.cancel': async () => core.ingestion.cancel(),
     'library.progress': async () => core.ingestion.progress(),
-    'search.query': async ({ query, k, mode, scope }) => {
+    'search.query': async ({ query, k, mode, scope }, signal) => {
       // Resolved first, so a scope naming a vanished file fails before anything is searched.
       const { searched } = core.index.search.resolveScope(scope);
       const filter = scope ? { scope } : {};
       if (mode === 'pages')
-        return { hits: await core.index.search.pages(query, { k, filter }), mode, notice: null, searched };
+        return {
+          hits: await core.index.search.pages(query, { k, filter, signal }),
+          mode,
+          notice: null,
+          searched,
+        };
       const found = await searchChunks(chunkSearchDeps(core), query, {
         k,
+        signal,
         ...(mode ? { mode } : {}),
         ...(scope ? { scope } : {}),
       });
@@ -48,16 +54,21 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
         (found.mode === 'dense' ? null : core.index.search.keywordNote());
       return { ...found, notice, searched };
     },
-    'search.documents': async ({ query, scope, related }) => ({
+    'search.documents': async ({ query, scope, related }, signal) => ({
       searched: core.index.search.resolveScope(scope).searched,
-      documents: await core.index.search.documents(query, { filter: scope ? { scope } : {}, related }),
+      documents: await core.index.search.documents(query, {
+        filter: scope ? { scope } : {},
+        related,
+        signal,
+      }),
     }),
     'search.notice': async () => ({ notice: currentSearchNotice(chunkSearchDeps(core)) }),
-    'search.retrieve': ({ query, k, mode, rewrite, rerank, scope }) =>
+    'search.retrieve': ({ query, k, mode, rewrite, rerank, scope }, signal) =>
       core.retrieval.search(query, {
         k,
         rewrite,
         rerank,
+        signal,
         ...(mode ? { mode } : {}),
         ...(scope ? { scope } : {}),
       }),
@@ -67,9 +78,9 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
     'library.addFromWeb': ({ url }) => core.web.addPdf(url),
     'ocr.settings': async () => core.ocrSettings.view(),
     'ocr.configure': (change) => core.ocrSettings.update(change),
-    'pages.get': ({ documentId, page, size }) => readPageImage(core, documentId, page, size),
-    'pages.text': ({ documentId, page }) => readPageText(core, documentId, page),
-    'pages.words': ({ documentId, page }) => readPageWords(core, documentId, page),
+    'pages.get': ({ documentId, page, size }, signal) => readPageImage(core, documentId, page, size, signal),
+    'pages.text': ({ documentId, page }, signal) => readPageText(core, documentId, page, signal),
+    'pages.words': ({ documentId, page }, signal) => readPageWords(core, documentId, page, signal),
     'pages.openExternal': ({ documentId }) => openExternally(core, documentId),
     'models.status': async () => core.models.status(),
     'models.refresh': () => core.models.refresh(),

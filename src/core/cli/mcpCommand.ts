@@ -4,7 +4,7 @@ import { guardProcess } from '../common/processGuards';
 import { createCore } from '../createCore';
 import type { LibraryLocation } from '../location/libraryLocation';
 import { createQuireMcpServer } from '../mcp/quireMcpServer';
-import { quireVersion } from '../mcp/serverVersion';
+import { quireVersion } from '../common/quireVersion';
 import type { ModelLaunchOptions } from '../models/launchOptions';
 import { closeBeforeExit } from './commandLifetime';
 
@@ -48,7 +48,6 @@ export async function mcpCommand(
     await core.dispose().catch((error: unknown) => console.error('quire mcp: closing failed', error));
     process.exit(code);
   };
-  transport.onclose = () => void close(0);
   process.stdin.on('end', () => void close(0));
   // A signal or the client going away without closing stdin (see commandLifetime) closes the same way.
   closeBeforeExit(async () => {
@@ -57,25 +56,39 @@ export async function mcpCommand(
     await core.dispose();
   });
   await mcp.server.connect(transport);
-  catchUpBeforeRequests(transport, () => core.catchUp());
+  const stopFollowing = followWriter(transport, () => core.catchUp());
+  transport.onclose = () => {
+    stopFollowing();
+    void close(0);
+  };
   console.error(`quire mcp: serving ${options.dataDir} over stdio`);
 }
 
+/** How often the reader looks for the writer's changes between requests (a check costs under 1 ms). */
+const FOLLOW_INTERVAL_MS = 2000;
+
 /**
  * Every request waits until the reader has caught up with its writer, so it sees the folders and
- * documents the app added since the last one. Messages keep their order: each waits for the one before.
+ * documents the app added since the last one; between requests it catches up every few seconds, so a
+ * client hears `list_changed` when the app adds documents. Messages keep their order: each waits for
+ * the one before. Returns the stop.
  */
-function catchUpBeforeRequests(transport: Transport, catchUp: () => Promise<void>): void {
+function followWriter(transport: Transport, catchUp: () => Promise<void>): () => void {
   const handle = transport.onmessage;
-  if (!handle) return;
+  if (!handle) return () => undefined;
   let previous = Promise.resolve();
+  // A failed catch-up leaves the last state: a request is still answered from it.
+  const caughtUp = () =>
+    catchUp().catch((error: unknown) => console.error('quire mcp: could not catch up', error));
   transport.onmessage = (message, extra) => {
     previous = previous.then(async () => {
-      if ('method' in message && 'id' in message) {
-        // A failed catch-up leaves the last state: the request is still answered from it.
-        await catchUp().catch((error: unknown) => console.error('quire mcp: could not catch up', error));
-      }
+      if ('method' in message && 'id' in message) await caughtUp();
       handle(message, extra);
     });
   };
+  const timer = setInterval(() => {
+    previous = previous.then(caughtUp);
+  }, FOLLOW_INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }

@@ -5,7 +5,7 @@ import { createCore } from '../createCore';
 import type { ModelLaunchOptions } from '../models/launchOptions';
 import { storedToken } from '../server/auth';
 import { createMcpHttpHandler } from '../mcp/httpSessions';
-import { quireVersion } from '../mcp/serverVersion';
+import { quireVersion } from '../common/quireVersion';
 import { startLoopbackServer } from '../server/loopbackServer';
 import { commandWriter } from './libraryAccess';
 import { closeBeforeExit } from './commandLifetime';

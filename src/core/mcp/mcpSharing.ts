@@ -5,11 +5,11 @@
  */
 import { join } from 'node:path';
 import type { McpSharingStatus } from '../../shared/domain/mcpSharing';
-import { QuireError } from '../../shared/errors';
 import { readJsonOr, writeJsonAtomic } from '../common/atomicFile';
 import { storedToken } from '../server/auth';
 import type { McpListener } from '../server/mcpListener';
-import type { McpCore } from './quireMcpServer';
+import type { McpRequestHandler } from '../server/mcpDoor';
+import type { McpSharingService } from '../mcpSharingPort';
 
 /** The app's own port, next to `quire serve`'s 7420, so a client's config keeps working across starts. */
 export const APP_MCP_PORT = 7421;
@@ -19,16 +19,15 @@ export const APP_MCP_TOKEN_FILE = 'mcp-token';
 
 export interface McpSharingOptions {
   dataDir: string;
-  /** Where the app listens; null where there is no switch (the CLI, `quire serve`). */
-  listen: { port: number } | null;
-  /** The core the sessions read from, once it exists (the composition root builds this first). */
-  core: () => McpCore;
-  version: string;
+  /**
+   * Where the app listens and what answers there (the MCP sessions, made when first switched on).
+   */
+  listen: { port: number; sessions: () => Promise<McpRequestHandler> };
   onStatus: (status: McpSharingStatus) => void;
   log?: (message: string) => void;
 }
 
-export class McpSharing {
+export class McpSharing implements McpSharingService {
   private enabled = false;
   private listener: McpListener | null = null;
   private token: string | null = null;
@@ -50,21 +49,17 @@ export class McpSharing {
   }
 
   status(): McpSharingStatus {
-    const supported = this.options.listen !== null;
     return {
       enabled: this.enabled,
-      unsupportedReason: supported
-        ? null
-        : 'Only the desktop app has this switch: quire serve already answers MCP at /mcp, and quire mcp over stdio.',
+      unsupportedReason: null,
       address: this.listener?.address ?? null,
       token: this.listener ? this.token : null,
-      dataDir: supported ? this.options.dataDir : null,
+      dataDir: this.options.dataDir,
       error: this.error,
     };
   }
 
   async setEnabled(enabled: boolean): Promise<McpSharingStatus> {
-    if (!this.options.listen) throw new QuireError('unsupported', this.status().unsupportedReason!);
     await writeJsonAtomic(this.settingsPath, { enabled });
     this.enabled = enabled;
     await this.apply();
@@ -84,8 +79,8 @@ export class McpSharing {
   }
 
   private async reconcile(): Promise<void> {
-    const want = this.enabled && !this.disposed && this.options.listen !== null;
-    if (want && !this.listener) await this.open(this.options.listen!.port);
+    const want = this.enabled && !this.disposed;
+    if (want && !this.listener) await this.open(this.options.listen);
     else if (!want && this.listener) {
       const closing = this.listener;
       this.listener = null;
@@ -95,17 +90,14 @@ export class McpSharing {
     this.options.onStatus(this.status());
   }
 
-  private async open(port: number): Promise<void> {
+  private async open({ port, sessions }: McpSharingOptions['listen']): Promise<void> {
     const log = this.options.log ?? ((message: string) => console.error(`Quire MCP: ${message}`));
     try {
       this.token = storedToken(this.options.dataDir, APP_MCP_TOKEN_FILE);
-      // Loaded when first switched on: the HTTP server and the MCP SDK are no cost to a CLI command.
-      const [{ startMcpListener }, { createMcpHttpHandler }] = await Promise.all([
-        import('../server/mcpListener'),
-        import('./httpSessions'),
-      ]);
+      // Loaded when first switched on: the HTTP server is no cost to a CLI command.
+      const { startMcpListener } = await import('../server/mcpListener');
       this.listener = await startMcpListener({
-        mcp: createMcpHttpHandler(this.options.core(), this.options.version),
+        mcp: await sessions(),
         token: this.token,
         port,
         log,

@@ -3,6 +3,10 @@
  * Providers live beside this file (ollama/, openai/, llama/); consumers never name a provider.
  */
 import type { ModelRole, ProviderKind } from '../../shared/domain/models';
+import type { PageEmbedder, TextEmbedCallOptions, TextEmbedder } from '../common/embedderPorts';
+
+// The embedder shapes are declared once, below both this layer and the index.
+export type { PageEmbedder, PageInput, TextEmbedder } from '../common/embedderPorts';
 
 export interface CallOptions {
   /** Cancels the call; providers free the sequence/context or close the stream at once. */
@@ -40,38 +44,8 @@ export interface ChatModel {
   chat(request: ChatRequest): Promise<ChatResponse>;
 }
 
-export interface EmbedOptions extends CallOptions {
-  /**
-   * What the texts are: models trained with instructions (e5, bge) embed a search query differently
-   * from the passages it should find. Defaults to `passage`; embedders without instructions ignore it.
-   */
-  kind?: 'query' | 'passage';
-}
-
-/** Dense text embeddings: one vector per text. */
-export interface TextEmbedder {
-  /** Stored with every vector: vectors of different ids are never compared. */
-  readonly id: string;
-  readonly dimensions: number;
-  embed(texts: string[], options?: EmbedOptions): Promise<Float32Array[]>;
-}
-
-/** What a page embedder may look at. */
-export interface PageInput {
-  /** The page text split into segments (lines or sentences); empty for a page with no text layer. */
-  segments: string[];
-  /** Loads the rendered page image (WebP) when the embedder reads images. */
-  loadImage?: () => Promise<Uint8Array>;
-}
-
-/** Late-interaction (ColQwen-style) embeddings: many vectors per page and per query. */
-export interface PageEmbedder {
-  readonly id: string;
-  readonly dimensions: number;
-  /** Null when this embedder cannot embed the page (e.g. text-based fallback on a page with no text). */
-  embedPage(page: PageInput, options?: CallOptions): Promise<Float32Array[] | null>;
-  embedQuery(query: string, options?: CallOptions): Promise<Float32Array[]>;
-}
+/** A text embedding call: its signal and whether the texts are queries or passages. */
+export type EmbedOptions = TextEmbedCallOptions;
 
 /** A cross-encoder reranker: how relevant each passage is to a query. */
 export interface Reranker {

@@ -28,8 +28,9 @@ export async function readPageImage(
   documentId: string,
   page: number,
   size: PageImageSize,
+  signal?: AbortSignal,
 ): Promise<PageImage> {
-  return (await findPageImage(core, documentId, page, size)).image;
+  return (await findPageImage(core, documentId, page, size, signal)).image;
 }
 
 /**
@@ -101,6 +102,7 @@ async function findPageImage(
   documentId: string,
   page: number,
   size: PageImageSize,
+  signal?: AbortSignal,
 ): Promise<{ image: PageImage; file: string; name: string }> {
   const doc = core.library.document(documentId);
   // A shared library read from another desktop has no local record of its files: the index's own
@@ -122,7 +124,7 @@ async function findPageImage(
   }
   const stored = await core.index.content.page(documentId, page);
   // Images are drawn after every file's text; a page opened before its turn is drawn now.
-  const drawn = stored.image ?? (doc ? await core.ingestion.drawPageNow(documentId, page) : null);
+  const drawn = stored.image ?? (doc ? await core.ingestion.drawPageNow(documentId, page, signal) : null);
   if (!drawn) throw new QuireError('not_found', `Page ${page} of ${name} has no image.`);
   const file = size === 'thumbnail' ? drawn.thumbnail : drawn.full;
   const image: PageImage = {

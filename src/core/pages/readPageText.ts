@@ -11,6 +11,7 @@ export async function readPageText(
   core: Pick<CoreServices, 'library' | 'ingestion' | 'index'>,
   documentId: string,
   page: number,
+  signal?: AbortSignal,
 ): Promise<PageText> {
   const doc = core.library.document(documentId);
   if (!doc) throw new QuireError('not_found', 'That document is not in the library.');
@@ -22,7 +23,7 @@ export async function readPageText(
     throw new QuireError('not_found', `Page ${page} of ${doc.relativePath} is shown as an image only.`);
   }
   const stored = await core.index.content.page(documentId, page);
-  const laidOut = await core.ingestion.pageLayout(documentId, page);
+  const laidOut = await core.ingestion.pageLayout(documentId, page, signal);
   return {
     documentId,
     page,

@@ -1,10 +1,10 @@
 /*
- * What a WebSocket client may send: one text frame per call, `{ type: 'call', id, name, input }`. Every
- * frame is checked here before anything else reads it; a frame that fails gets a close code, so a
+ * What a WebSocket client may send: one text frame per call, `{ type: 'call', id, name, input }`, and
+ * `{ type: 'cancel', id }` when it no longer wants the answer to its call `id`. Every frame is checked here before anything else reads it; a frame that fails gets a close code, so a
  * hostile or broken client loses its connection and nothing else.
  */
 import type { RawData } from 'ws';
-import { isCallName, type CallName } from '../../shared/ipc/contract';
+import { isCallId, isCallName, type CallName } from '../../shared/ipc/contract';
 
 /** Largest frame a client may send; no call's input comes near it. ws closes bigger ones with 1009. */
 export const MAX_FRAME_BYTES = 1024 * 1024;
@@ -27,7 +27,15 @@ export interface CallFrame {
   input: unknown;
 }
 
-export type FrameCheck = { ok: true; call: CallFrame } | { ok: false; code: number; reason: string };
+/** The client no longer wants the answer to its call `id`. */
+export interface CancelFrame {
+  id: number;
+}
+
+export type FrameCheck =
+  | { ok: true; call: CallFrame }
+  | { ok: true; cancel: CancelFrame }
+  | { ok: false; code: number; reason: string };
 
 const refuse = (code: number, reason: string): FrameCheck => ({ ok: false, code, reason });
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -49,6 +57,12 @@ export function checkCallFrame(data: RawData, isBinary: boolean): FrameCheck {
     return refuse(CloseCode.invalidPayload, 'Malformed JSON');
   }
   if (!isPlainRecord(message)) return refuse(CloseCode.policyViolation, 'A call must be a JSON object');
+  if (message.type === 'cancel') {
+    const problem = cancelShapeProblem(message);
+    return problem
+      ? refuse(CloseCode.policyViolation, problem)
+      : { ok: true, cancel: { id: message.id as number } };
+  }
   const problem = shapeProblem(message);
   if (problem) return refuse(CloseCode.policyViolation, problem);
   const hostile = hostileStructure(message.input);
@@ -64,9 +78,16 @@ function shapeProblem(message: Record<string, unknown>): string | null {
     if (key !== 'type' && key !== 'id' && key !== 'name' && key !== 'input') return 'Unknown field';
   }
   if (message.type !== 'call') return 'Unknown message type';
-  if (!Number.isSafeInteger(message.id) || (message.id as number) < 0) return 'Bad call id';
+  if (!isCallId(message.id)) return 'Bad call id';
   if (!isCallName(message.name)) return 'Unknown call';
   return null;
+}
+
+function cancelShapeProblem(message: Record<string, unknown>): string | null {
+  for (const key of Object.keys(message)) {
+    if (key !== 'type' && key !== 'id') return 'Unknown field';
+  }
+  return isCallId(message.id) ? null : 'Bad call id';
 }
 
 /** Prototype keys or nesting beyond MAX_DEPTH anywhere in the input; walked without recursion. */

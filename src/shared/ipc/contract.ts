@@ -309,9 +309,25 @@ export function channelOf(name: CallName | EventName): string {
   return `quire:${name}`;
 }
 
+/**
+ * The IPC channel on which the window says it no longer wants a call's answer, by the call id it sent
+ * with the call; not a call itself (no call name lacks a dot), so it needs no answer.
+ */
+export const CANCEL_CHANNEL = 'quire:cancel';
+
+/** A call id, which a transport sends with a call to cancel it later: a whole number from 0. */
+export function isCallId(id: unknown): id is number {
+  return Number.isSafeInteger(id) && (id as number) >= 0;
+}
+
+export interface CallOptions {
+  /** Aborting it cancels the call: it ends `{ ok: false, error: { code: 'cancelled' } }`. */
+  signal?: AbortSignal;
+}
+
 /** The typed API the renderer sees, whichever transport carries it. */
 export type QuireApi = {
-  [K in CallName]: (input: CallInput<K>) => Promise<CallResult<CallOutput<K>>>;
+  [K in CallName]: (input: CallInput<K>, options?: CallOptions) => Promise<CallResult<CallOutput<K>>>;
 } & {
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
 };

@@ -23,6 +23,10 @@ export interface HarnessSetup {
 export interface RecordedCall {
   name: CallName;
   input: unknown;
+  /** The id the page sent with a call it may cancel. */
+  callId?: number;
+  /** Set when the page cancelled the call. */
+  cancelled?: boolean;
 }
 
 export interface StandInControl {

@@ -59,12 +59,24 @@ export function installStandIn(setup: HarnessSetup): StandInControl {
     control.respond(name as CallName, answer);
   }
 
-  async function answer(name: CallName, input: unknown): Promise<CallResult<unknown>> {
+  /** Held calls the page may cancel, by the id it sent them with. */
+  const cancellable = new Map<number, () => void>();
+
+  async function answer(name: CallName, input: unknown, callId?: number): Promise<CallResult<unknown>> {
     const args = calls[name].input.safeParse(input);
     if (!args.success) return { ok: false, error: { code: 'invalid_input', message: args.error.message } };
-    recorded.push({ name, input: args.data });
+    const call: RecordedCall = { name, input: args.data, ...(callId === undefined ? {} : { callId }) };
+    recorded.push(call);
     const queue = held.get(name);
-    if (queue) await new Promise<void>((go) => queue.push(go));
+    if (queue) {
+      // Like the engine: a cancelled call ends `cancelled`, without waiting for the release.
+      const stopped = await new Promise<boolean>((go) => {
+        queue.push(() => go(false));
+        if (callId !== undefined) cancellable.set(callId, () => go(true));
+      });
+      if (callId !== undefined) cancellable.delete(callId);
+      if (stopped) return { ok: false, error: { code: 'cancelled', message: 'Cancelled.' } };
+    }
     const fixed = answers.get(name);
     if (fixed) return 'value' in fixed ? { ok: true, value: fixed.value } : { ok: false, error: fixed.error };
     const byDefault = DEFAULT_ANSWERS[name] as ((args: unknown) => unknown) | undefined;
@@ -85,8 +97,15 @@ export function installStandIn(setup: HarnessSetup): StandInControl {
       return () => set.delete(listener);
     },
     getPathForFile: () => '',
+    cancel(callId: number) {
+      const call = recorded.find((each) => each.callId === callId);
+      if (call) call.cancelled = true;
+      cancellable.get(callId)?.();
+    },
   };
-  for (const name of callNames) bridge[name] = (input: unknown) => answer(name, input);
+  for (const name of callNames) {
+    bridge[name] = (input: unknown, callId?: number) => answer(name, input, callId);
+  }
   window.quire = bridge as QuirePreload;
   window.standIn = control;
   return control;

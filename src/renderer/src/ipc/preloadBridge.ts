@@ -4,9 +4,12 @@ import type { Transport } from './transport';
 
 /** What the preload script exposes as `window.quire` inside Electron. */
 export type QuirePreload = {
-  [K in CallName]: (input: CallInput<K>) => Promise<CallResult<CallOutput<K>>>;
+  /** `callId`, when given, is what `cancel` names the call by. */
+  [K in CallName]: (input: CallInput<K>, callId?: number) => Promise<CallResult<CallOutput<K>>>;
 } & {
   on(event: EventName, listener: (payload: unknown) => void): () => void;
+  /** Tells the engine the window no longer wants the answer to call `callId`. */
+  cancel(callId: number): void;
   getPathForFile(file: File): string;
 };
 
@@ -18,17 +21,27 @@ declare global {
 
 /** Inside Electron: calls go through the preload, which is always connected. */
 export class PreloadTransport implements Transport {
+  /** Ids for calls that may be cancelled; the others go without one. */
+  private nextCallId = 1;
+
   constructor(private readonly bridge: QuirePreload) {}
 
-  async call(name: CallName, input: unknown): Promise<CallResult<unknown>> {
-    const invoke = this.bridge[name] as ((input: unknown) => Promise<CallResult<unknown>>) | undefined;
+  async call(name: CallName, input: unknown, signal?: AbortSignal): Promise<CallResult<unknown>> {
+    const invoke = this.bridge[name] as
+      ((input: unknown, callId?: number) => Promise<CallResult<unknown>>) | undefined;
     if (typeof invoke !== 'function') return failure('unknown_call', `This build cannot call ${name}.`);
+    if (signal?.aborted) return failure('cancelled', 'Cancelled.');
+    const callId = signal ? this.nextCallId++ : undefined;
+    const cancel = () => this.bridge.cancel(callId!);
+    signal?.addEventListener('abort', cancel, { once: true });
     try {
-      return await invoke(input);
+      return await (callId === undefined ? invoke(input) : invoke(input, callId));
     } catch (error) {
       // A rejected IPC promise means main failed outside the contract; keep the UI alive.
       const message = error instanceof Error ? error.message : String(error);
       return failure('internal', message || `${name} failed.`);
+    } finally {
+      signal?.removeEventListener('abort', cancel);
     }
   }
 

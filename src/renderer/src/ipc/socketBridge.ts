@@ -1,7 +1,7 @@
 import type { CallName, CallResult, EventName } from '../../../shared/ipc/contract';
 import { reconnectDelay } from '../lib/backoff';
 import type { ConnectionPhase } from './connectionStore';
-import { PendingCalls, encodeCall, failure, parseServerMessage } from './socketMessages';
+import { PendingCalls, encodeCall, encodeCancel, failure, parseServerMessage } from './socketMessages';
 import type { Transport } from './transport';
 
 export interface SocketBridgeOptions {
@@ -48,13 +48,28 @@ export class SocketBridge implements Transport {
     this.connect();
   }
 
-  call(name: CallName, input: unknown): Promise<CallResult<unknown>> {
+  call(name: CallName, input: unknown, signal?: AbortSignal): Promise<CallResult<unknown>> {
     if (this.phase === 'reconnecting') return Promise.resolve(failure('internal', OFFLINE_MESSAGE));
+    if (signal?.aborted) return Promise.resolve(failure('cancelled', 'Cancelled.'));
     const { id, result } = this.pending.open();
     const message = encodeCall(id, name, input);
     if (this.phase === 'connected' && this.socket) this.socket.send(message);
     else this.outbox.push(message);
-    return result;
+    if (!signal) return result;
+    const cancel = () => this.cancel(id, message);
+    signal.addEventListener('abort', cancel, { once: true });
+    return result.finally(() => signal.removeEventListener('abort', cancel));
+  }
+
+  /** A call still waiting to go out is dropped here; one sent is stopped by the server, which answers it. */
+  private cancel(id: number, message: string): void {
+    const queued = this.outbox.indexOf(message);
+    if (queued >= 0) {
+      this.outbox.splice(queued, 1);
+      this.pending.settle(id, failure('cancelled', 'Cancelled.'));
+    } else if (this.phase === 'connected' && this.socket) {
+      this.socket.send(encodeCancel(id));
+    }
   }
 
   subscribe(event: EventName, listener: (payload: unknown) => void): () => void {

@@ -11,6 +11,11 @@ export function encodeCall(id: number, name: CallName, input: unknown): string {
   return JSON.stringify({ type: 'call', id, name, input });
 }
 
+/** Asks the server to stop call `id`; it answers that call `cancelled`. */
+export function encodeCancel(id: number): string {
+  return JSON.stringify({ type: 'cancel', id });
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

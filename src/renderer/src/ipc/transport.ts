@@ -2,7 +2,8 @@ import type { CallName, CallResult, EventName } from '../../../shared/ipc/contra
 
 /** What carries calls and events between the UI and the engine; the typed client sits on top. */
 export interface Transport {
-  call(name: CallName, input: unknown): Promise<CallResult<unknown>>;
+  /** Aborting `signal` asks the engine to stop; the call then ends `cancelled`. */
+  call(name: CallName, input: unknown, signal?: AbortSignal): Promise<CallResult<unknown>>;
   subscribe(event: EventName, listener: (payload: unknown) => void): () => void;
   /** Runs now if already connected, then after every reconnect, so stores can refetch. */
   onConnected(listener: () => void): () => void;

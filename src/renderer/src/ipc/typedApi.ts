@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type * as ContractModule from '../../../shared/ipc/contract';
-import type { CallName, CallResult, EventName, QuireApi } from '../../../shared/ipc/contract';
+import type { CallName, CallOptions, CallResult, EventName, QuireApi } from '../../../shared/ipc/contract';
 import { failure } from './socketMessages';
 import type { Transport } from './transport';
 
@@ -55,7 +55,7 @@ const isCallName = (name: string): name is CallName => name.includes('.');
  * for them, in order.
  */
 export function createQuireApi(transport: Transport): QuireApi {
-  const calls = new Map<string, (input: unknown) => Promise<CallResult<unknown>>>();
+  const calls = new Map<string, (input: unknown, options?: CallOptions) => Promise<CallResult<unknown>>>();
   const on = (event: EventName, listener: (payload: unknown) => void) => {
     const deliver = (payload: unknown) => {
       if (!contract) return listener(payload);
@@ -90,7 +90,8 @@ export function createQuireApi(transport: Transport): QuireApi {
       if (typeof name !== 'string' || !isCallName(name)) return undefined;
       let call = calls.get(name);
       if (!call) {
-        call = (input: unknown) => callChecked(transport, name, input);
+        call = (input: unknown, options?: CallOptions) =>
+          callChecked(transport, name, input, options?.signal);
         calls.set(name, call);
       }
       return call;
@@ -103,11 +104,13 @@ async function callChecked(
   transport: Transport,
   name: CallName,
   input: unknown,
+  signal: AbortSignal | undefined,
 ): Promise<CallResult<unknown>> {
+  if (signal?.aborted) return failure('cancelled', 'Cancelled.');
   const checks = contract?.calls[name];
   if (checks) {
     const checked = checks.input.safeParse(input ?? {});
     if (!checked.success) return failure('invalid_input', describeIssues(checked.error));
   }
-  return transport.call(name, input ?? {});
+  return transport.call(name, input ?? {}, signal);
 }

@@ -49,9 +49,9 @@ function includedDownloadBytes(proposal: SetupProposal, leftOut: ReadonlySet<Set
 /** The one sentence that tells a newcomer what to do now. */
 function firstStep(nothingToFetch: boolean, started: boolean): string {
   if (started)
-    return 'While the models arrive, add a folder of documents in the library on the left; then ask a question below.';
+    return 'While the models arrive, add a folder of documents to the library; then ask a question below.';
   const press = nothingToFetch ? 'Use these models' : 'Download and set up';
-  return `To begin, untick any model you do not want and press “${press}”, then add a folder of documents on the left and ask it a question.`;
+  return `To begin, untick any model you do not want and press “${press}”, then add a folder of documents to the library and ask it a question.`;
 }
 
 function machineLine(proposal: SetupProposal): string {

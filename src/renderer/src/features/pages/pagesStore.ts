@@ -43,6 +43,29 @@ export interface PagesState {
 
 const inFlight = new Set<string>();
 
+/**
+ * The viewer's own reads (a full page's image or text, its words) under way, by flight key: those of a
+ * page it no longer shows are cancelled, so paging quickly leaves the engine only the page in view.
+ */
+const viewerReads = new Map<string, { documentId: string; page: number; controller: AbortController }>();
+
+function startViewerRead(flight: string, documentId: string, page: number): AbortSignal {
+  const controller = new AbortController();
+  viewerReads.set(flight, { documentId, page, controller });
+  return controller.signal;
+}
+
+function cancelReadsNotShown(viewer: ViewerTarget | null): void {
+  for (const [flight, read] of viewerReads) {
+    if (viewer?.documentId === read.documentId && viewer.page === read.page) continue;
+    viewerReads.delete(flight);
+    read.controller.abort();
+  }
+}
+
+const isCancelled = (result: { ok: boolean; error?: { code: string } }) =>
+  !result.ok && result.error?.code === 'cancelled';
+
 export const usePagesStore = create<PagesState>((set, get) => ({
   viewer: null,
   images: {},
@@ -50,19 +73,36 @@ export const usePagesStore = create<PagesState>((set, get) => ({
   errors: {},
   words: {},
 
-  openViewer: (target) => set({ viewer: target }),
-  closeViewer: () => set({ viewer: null }),
-  goToPage: (page) =>
-    set((state) => (state.viewer && page >= 1 ? { viewer: { ...state.viewer, page } } : {})),
+  openViewer: (target) => {
+    set({ viewer: target });
+    cancelReadsNotShown(target);
+  },
+  closeViewer: () => {
+    set({ viewer: null });
+    cancelReadsNotShown(null);
+  },
+  goToPage: (page) => {
+    set((state) => (state.viewer && page >= 1 ? { viewer: { ...state.viewer, page } } : {}));
+    cancelReadsNotShown(get().viewer);
+  },
 
   load: async (documentId, page, size) => {
     const key = pageKey(documentId, page, size);
     if (inFlight.has(key) || get().images[key] || get().texts[key]) return;
     inFlight.add(key);
-    const result = await quire['pages.get']({ documentId, page, size });
+    // Thumbnails are cheap and shown in lists: only the viewer's full page is let go when left.
+    const signal = size === 'full' ? startViewerRead(key, documentId, page) : undefined;
+    const options = signal ? { signal } : {};
+    const result = await quire['pages.get']({ documentId, page, size }, options);
     // No image (not drawn yet, or it cannot be): pages Quire laid out are shown as formatted text.
-    const text = !result.ok && size === 'full' ? await quire['pages.text']({ documentId, page }) : null;
+    const text =
+      !result.ok && !isCancelled(result) && size === 'full'
+        ? await quire['pages.text']({ documentId, page }, options)
+        : null;
     inFlight.delete(key);
+    if (viewerReads.get(key)?.controller.signal === signal) viewerReads.delete(key);
+    // A page the viewer left: nothing to keep, and it is asked again if shown again.
+    if (isCancelled(result) || (text && isCancelled(text))) return;
     set((state) => {
       if (text?.ok) {
         const { [key]: _cleared, ...errors } = state.errors;
@@ -88,8 +128,11 @@ export const usePagesStore = create<PagesState>((set, get) => ({
     const flight = `words:${key}`;
     if (inFlight.has(flight) || get().words[key] !== undefined) return;
     inFlight.add(flight);
-    const result = await quire['pages.words']({ documentId, page });
+    const signal = startViewerRead(flight, documentId, page);
+    const result = await quire['pages.words']({ documentId, page }, { signal });
     inFlight.delete(flight);
+    if (viewerReads.get(flight)?.controller.signal === signal) viewerReads.delete(flight);
+    if (isCancelled(result)) return;
     const value = result.ok ? result.value : result.error.message;
     set((state) => ({ words: withBoundedEntry(state.words, key, value, KEPT_FULL_PAGES) }));
   },

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { openPdfPageReader, type PdfPageReader } from '../documents/pdf/pdfPageReaders';
+import { openPdfPageReader, type PdfPageReader } from './pdfPageReaders';
 
 /** How many PDFs stay open between calls: the few a user is reading, not the library. */
 const MAX_OPEN = 4;

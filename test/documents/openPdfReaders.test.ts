@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PdfPageReader } from '../../src/core/documents/pdf/pdfPageReaders';
-import { OpenPdfReaders } from '../../src/core/pages/openPdfReaders';
+import { OpenPdfReaders } from '../../src/core/documents/pdf/openPdfReaders';
 import { samplePdfBytes } from '../helpers/samplePdfs';
 import { tempDir } from '../helpers/shared';
 

@@ -12,8 +12,8 @@
  * noise is full-rank: the hardest case for a codec. Scores of neighbouring pages are very close (the
  * 10th and 11th exact scores differ by about 0.2%), so small coding errors reorder the top 10.
  */
-import { SeededRandom } from '../../common/seededRandom';
-import { normalizeRows } from './vectorMath';
+import { SeededRandom } from '../../src/core/common/seededRandom';
+import { normalizeRows } from '../../src/core/index/lateInteraction/vectorMath';
 
 export interface SyntheticCorpusOptions {
   dimensions: number;
