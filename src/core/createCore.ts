@@ -22,8 +22,10 @@ import { Index } from './index/openIndex';
 import type { LibraryLocation } from './location/libraryLocation';
 import { LocationSettings, readLocationSetting } from './location/locationSetting';
 import { publishingPool } from './location/publishingPool';
+import { takeDataDirWriter } from './location/dataDirWriter';
 import { explainStoreFailure, openSharedLibrary, type SharedLibrary } from './location/sharedLibrary';
 import { followWriter, underFolders, WriterFollower } from './location/sharedFollowing';
+import type { WriterLease } from './location/writerLease';
 import { objectStoreFiles } from './location/storedFiles';
 import { BackgroundEmbedding } from './ingestion/backgroundEmbedding';
 import { Ingestion } from './ingestion/ingestion';
@@ -74,6 +76,12 @@ export interface CoreConfig {
    * `catchUp()` follows what that writer commits. A data folder with no library yet is an error.
    */
   readOnly?: boolean;
+  /**
+   * What this writer of a local data folder is, as a second writer is told when refused ("The Quire
+   * app", "quire index"; default "Another Quire process"). A writer holds the folder's writer lock
+   * while it runs (see dataDirWriter); readers take none.
+   */
+  writerName?: string;
   /** Index files as they appear; `quire library list` only lists. */
   ingest?: boolean;
   /** Render page images while indexing. */
@@ -267,9 +275,121 @@ export function createCore(config: CoreConfig): Core {
   let embedding: BackgroundEmbedding | undefined;
   let stopFollowing: (() => void) | undefined;
   let follower: WriterFollower | null = null;
+  let writerLock: WriterLease | null = null;
   const opened = <T>(service: T | undefined, name: string): T => {
     if (!service) throw new QuireError('internal', `The ${name} is not open yet.`);
     return service;
+  };
+
+  /** What `start()` opens, in order; see there for a start that fails halfway. */
+  const openServices = async (): Promise<void> => {
+    // The CLI's --library wins; otherwise the app's saved setting; otherwise the local data folder.
+    // A desktop whose setting does not make it the writer opens the library read-only and indexes nothing.
+    const setting = config.library !== undefined ? null : await readLocationSetting(config.dataDir);
+    const location = config.library ?? setting?.location ?? null;
+    if (location) {
+      const writes = (config.ingest ?? true) && !config.readOnly && (setting?.writer ?? true);
+      shared = await openSharedLibrary(location, writes);
+      // Page images and OCR results live in the library too: readers never need the original files.
+      pageImages.shareThrough(objectStoreFiles(shared.objects, 'pages'));
+      ocrResults.shareThrough(objectStoreFiles(shared.objects, 'ocr'));
+    }
+    const reader = shared ? !shared.writer : config.readOnly === true;
+    const localIndex = join(config.dataDir, 'index');
+    if (!shared && reader) await requireLibraryAt(config.dataDir, localIndex);
+    // Before anything is opened: a second writer would tidy away content the first is still writing.
+    if (!shared && !reader)
+      writerLock = await takeDataDirWriter(config.dataDir, {
+        name: config.writerName ?? 'Another Quire process',
+      });
+    index = await Index.open({
+      uri: shared ? shared.indexUri : localIndex,
+      ...(shared ? { storageOptions: shared.storageOptions } : {}),
+      readOnly: reader,
+      loadPageImage: (relativePath) => pageImages.read(relativePath),
+      cacheLimits: indexCacheLimitsHere(),
+      // Page images are content too: they go when their content goes (at open, after a crash, too).
+      onContentRemoved: async (hashes) => {
+        for (const hash of hashes) {
+          await pageImages.remove(hash).catch(() => undefined);
+          await ocrResults.remove(hash).catch(() => undefined);
+        }
+      },
+    });
+    // Beside the app on its own data folder, library.json is the writer's: its folders are read from there.
+    await library.start(index.documents, { readOnly: reader, writerFolders: !shared });
+    await ocrSettings.load();
+    const ownPool = createDocumentPool({
+      ...(config.workers ? { size: config.workers } : {}),
+      ...(config.documentTimeoutMs ? { jobTimeoutMs: config.documentTimeoutMs } : {}),
+      ...(config.maxPagesPerDocument ? { maxPagesPerDocument: config.maxPagesPerDocument } : {}),
+      idleExitMs: config.idleReleaseMs,
+      workerLimit: (work) => workersAllowed(memory.budget, work, ownPool.size),
+    });
+    pool = shared ? publishingPool(ownPool, ocrResults) : ownPool;
+    const passwords = new PasswordVault(config.secrets ?? null);
+    ingestion = new Ingestion({
+      library,
+      index,
+      pool,
+      images: pageImages,
+      passwords,
+      renderImages: config.renderImages ?? true,
+      ...(config.imageLongEdge ? { imageLongEdge: config.imageLongEdge } : {}),
+      ocr: {
+        store: ocrResults,
+        settings: ocrSettings,
+        transcriber: new PageTranscriber({
+          models,
+          store: ocrResults,
+          pool,
+          images: pageImages,
+          longEdge: config.imageLongEdge ?? DEFAULT_LONG_EDGE,
+          password: (id) => passwords.get(id),
+        }),
+      },
+      ...(shared ? { ownsDocument: underFolders(() => library.rootPaths()) } : {}),
+      dataDir: config.dataDir,
+    });
+    ingestion.events.on('progress', (progress) => events.emit('library.onProgress', progress));
+    agent = new AgentService({
+      ports: createAgentPorts(core, models),
+      dataDir: config.dataDir,
+      ...(config.agentLimits ? { limits: config.agentLimits } : {}),
+    });
+    agent.onEvent((event) => events.emit('chat.onEvent', event));
+    await memory.refresh();
+    await modelSettings.load();
+    await web.load();
+    if (config.watch) serverMemory.watch();
+    if (config.findModels ?? true) await models.start();
+    const background = new BackgroundEmbedding(index.vectors, models);
+    embedding = background;
+    const indexing = ingestion;
+    background.events.on('progress', (progress) => {
+      if (progress.kind === 'page') indexing.pageVectorProgress(progress.done, progress.total);
+    });
+    if (config.embedInBackground ?? config.watch ?? false) {
+      ingestion.events.on('idle', () => background.request());
+      events.on('models.onStatus', () => background.request());
+      background.request();
+    } else if (config.attachEmbeddings) {
+      // One-shot commands search with the vectors already there, and never start a long pass.
+      await background.attach().catch(() => undefined);
+    }
+    if ((config.ingest ?? true) && !reader) ingestion.start();
+    if (reader) {
+      const tables = index;
+      const libraryFile = join(config.dataDir, 'library.json');
+      // What the writer committed: its folder list (here only) and every table's version.
+      follower = new WriterFollower(
+        async () => `${shared ? '' : await fileMark(libraryFile)} ${await tables.versions()}`,
+        () => core.refreshReader(),
+      );
+    }
+    if (shared && !shared.writer && config.watch) stopFollowing = followWriter(() => core.refreshReader());
+    await updates.load();
+    await mcpSharing.load();
   };
 
   const core: Core = {
@@ -316,108 +436,14 @@ export function createCore(config: CoreConfig): Core {
         : result;
     },
     async start() {
-      // The CLI's --library wins; otherwise the app's saved setting; otherwise the local data folder.
-      // A desktop whose setting does not make it the writer opens the library read-only and indexes nothing.
-      const setting = config.library !== undefined ? null : await readLocationSetting(config.dataDir);
-      const location = config.library ?? setting?.location ?? null;
-      if (location) {
-        const writes = (config.ingest ?? true) && !config.readOnly && (setting?.writer ?? true);
-        shared = await openSharedLibrary(location, writes);
-        // Page images and OCR results live in the library too: readers never need the original files.
-        pageImages.shareThrough(objectStoreFiles(shared.objects, 'pages'));
-        ocrResults.shareThrough(objectStoreFiles(shared.objects, 'ocr'));
+      try {
+        await openServices();
+      } catch (error) {
+        // A start that failed holds the data folder no longer: the next writer need not wait for it.
+        await writerLock?.release();
+        writerLock = null;
+        throw error;
       }
-      const reader = shared ? !shared.writer : config.readOnly === true;
-      const localIndex = join(config.dataDir, 'index');
-      if (!shared && reader) await requireLibraryAt(config.dataDir, localIndex);
-      index = await Index.open({
-        uri: shared ? shared.indexUri : localIndex,
-        ...(shared ? { storageOptions: shared.storageOptions } : {}),
-        readOnly: reader,
-        loadPageImage: (relativePath) => pageImages.read(relativePath),
-        cacheLimits: indexCacheLimitsHere(),
-        // Page images are content too: they go when their content goes (at open, after a crash, too).
-        onContentRemoved: async (hashes) => {
-          for (const hash of hashes) {
-            await pageImages.remove(hash).catch(() => undefined);
-            await ocrResults.remove(hash).catch(() => undefined);
-          }
-        },
-      });
-      // Beside the app on its own data folder, library.json is the writer's: its folders are read from there.
-      await library.start(index.documents, { readOnly: reader, writerFolders: !shared });
-      await ocrSettings.load();
-      const ownPool = createDocumentPool({
-        ...(config.workers ? { size: config.workers } : {}),
-        ...(config.documentTimeoutMs ? { jobTimeoutMs: config.documentTimeoutMs } : {}),
-        ...(config.maxPagesPerDocument ? { maxPagesPerDocument: config.maxPagesPerDocument } : {}),
-        idleExitMs: config.idleReleaseMs,
-        workerLimit: (work) => workersAllowed(memory.budget, work, ownPool.size),
-      });
-      pool = shared ? publishingPool(ownPool, ocrResults) : ownPool;
-      const passwords = new PasswordVault(config.secrets ?? null);
-      ingestion = new Ingestion({
-        library,
-        index,
-        pool,
-        images: pageImages,
-        passwords,
-        renderImages: config.renderImages ?? true,
-        ...(config.imageLongEdge ? { imageLongEdge: config.imageLongEdge } : {}),
-        ocr: {
-          store: ocrResults,
-          settings: ocrSettings,
-          transcriber: new PageTranscriber({
-            models,
-            store: ocrResults,
-            pool,
-            images: pageImages,
-            longEdge: config.imageLongEdge ?? DEFAULT_LONG_EDGE,
-            password: (id) => passwords.get(id),
-          }),
-        },
-        ...(shared ? { ownsDocument: underFolders(() => library.rootPaths()) } : {}),
-        dataDir: config.dataDir,
-      });
-      ingestion.events.on('progress', (progress) => events.emit('library.onProgress', progress));
-      agent = new AgentService({
-        ports: createAgentPorts(core, models),
-        dataDir: config.dataDir,
-        ...(config.agentLimits ? { limits: config.agentLimits } : {}),
-      });
-      agent.onEvent((event) => events.emit('chat.onEvent', event));
-      await memory.refresh();
-      await modelSettings.load();
-      await web.load();
-      if (config.watch) serverMemory.watch();
-      if (config.findModels ?? true) await models.start();
-      const background = new BackgroundEmbedding(index.vectors, models);
-      embedding = background;
-      const indexing = ingestion;
-      background.events.on('progress', (progress) => {
-        if (progress.kind === 'page') indexing.pageVectorProgress(progress.done, progress.total);
-      });
-      if (config.embedInBackground ?? config.watch ?? false) {
-        ingestion.events.on('idle', () => background.request());
-        events.on('models.onStatus', () => background.request());
-        background.request();
-      } else if (config.attachEmbeddings) {
-        // One-shot commands search with the vectors already there, and never start a long pass.
-        await background.attach().catch(() => undefined);
-      }
-      if ((config.ingest ?? true) && !reader) ingestion.start();
-      if (reader) {
-        const tables = index;
-        const libraryFile = join(config.dataDir, 'library.json');
-        // What the writer committed: its folder list (here only) and every table's version.
-        follower = new WriterFollower(
-          async () => `${shared ? '' : await fileMark(libraryFile)} ${await tables.versions()}`,
-          () => core.refreshReader(),
-        );
-      }
-      if (shared && !shared.writer && config.watch) stopFollowing = followWriter(() => core.refreshReader());
-      await updates.load();
-      await mcpSharing.load();
     },
     async refreshReader() {
       await opened(index, 'index').refresh();
@@ -443,6 +469,8 @@ export function createCore(config: CoreConfig): Core {
       await pdfReaders.dispose();
       await library.dispose();
       await index?.dispose();
+      await writerLock?.release();
+      writerLock = null;
       await shared?.dispose();
       events.clear();
     },

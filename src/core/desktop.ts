@@ -10,3 +10,4 @@ export { useChildLauncher, type ChildHandle, type ChildLauncher } from './common
 export type { Updater } from './updates/updateService';
 export { openPageImage } from './pages/readPageImage';
 export { appMcpSharing } from './mcp/appMcpSharing';
+export { APP_WRITER } from './location/dataDirWriter';

@@ -3,9 +3,10 @@
  * settings and the IPC wiring; everything else is core's.
  */
 import type { BrowserWindow } from 'electron';
-import { app } from 'electron';
+import { app, dialog } from 'electron';
 import electronUpdater from 'electron-updater';
 import {
+  APP_WRITER,
   appMcpSharing,
   createCore,
   guardProcess,
@@ -31,6 +32,8 @@ async function start(): Promise<void> {
   const dataDir = app.getPath('userData');
   core = createCore({
     dataDir,
+    // A second writer (`quire index` beside the app) is refused, naming the app.
+    writerName: APP_WRITER,
     watch: true,
     secrets: createSafeStorageSecrets(dataDir),
     // QUIRE_MODEL and QUIRE_SERVERS mean the same here as for `quire serve` and the CLI.
@@ -75,5 +78,15 @@ if (!app.requestSingleInstanceLock()) {
     core = undefined;
     void closing.dispose().finally(() => app.quit());
   });
-  void app.whenReady().then(start);
+  // A library it cannot open (`quire serve` or `quire index` writing it) is said once, then the app ends.
+  void app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      dialog.showErrorBox(
+        'Quire cannot open its library',
+        error instanceof Error ? error.message : String(error),
+      );
+      app.quit();
+    });
 }

@@ -76,4 +76,22 @@ describe('a reader whose writer indexed documents since it last caught up', () =
     }
     expect(reader.search.changedNote()).not.toBeNull();
   }, 60_000);
+
+  it('counts the chunks its writer has not embedded yet, for the search to say so', async () => {
+    const dir = await tempDir('quire-reader-behind-');
+    cleanup = dir.cleanup;
+    const embedder = new HashTextEmbedder();
+    const writer = await open(dir.path);
+    await writer.vectors.setEmbedders({ text: embedder, page: null });
+    await addDocument(writer, 'garden', ['Tomatoes need full sun and regular watering.']);
+    await writer.vectors.embedPending();
+    const reader = await open(dir.path, true);
+    expect(await reader.vectors.unembedded('text')).toEqual({ missing: 0, total: 1 });
+
+    await addDocument(writer, 'engine', ['The turbocharger compresses intake air before combustion.']);
+    expect(await reader.vectors.unembedded('text')).toEqual({ missing: 1, total: 2 });
+    await writer.vectors.embedPending();
+    expect(await reader.vectors.unembedded('text')).toEqual({ missing: 0, total: 2 });
+    expect(await reader.vectors.unembedded('page')).toBeNull();
+  }, 60_000);
 });

@@ -4,6 +4,7 @@ import type { CallResult } from '../../shared/ipc/contract';
 import { QuireError } from '../../shared/errors';
 import { createCore } from '../createCore';
 import { closeBeforeExit } from './commandLifetime';
+import { commandWriter, readOnlyIfLibrary } from './libraryAccess';
 import { printJson, say } from './output';
 import { UsageError } from './usage';
 
@@ -16,7 +17,12 @@ export async function collectionsCommand(
   options: { dataDir: string; json: boolean },
 ): Promise<void> {
   const [verb, name, ...rest] = args;
-  const core = createCore({ dataDir: options.dataDir, ingest: false, findModels: false });
+  // Collections are saved with the library: listing reads beside the app, a change writes.
+  const access =
+    verb === 'list'
+      ? await readOnlyIfLibrary(options.dataDir)
+      : commandWriter(`collections ${verb ?? ''}`.trim());
+  const core = createCore({ dataDir: options.dataDir, ingest: false, findModels: false, ...access });
   closeBeforeExit(() => core.dispose());
   await core.start();
   try {

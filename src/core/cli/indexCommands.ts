@@ -7,6 +7,7 @@ import { createCore, type Core } from '../createCore';
 import type { LibraryLocation } from '../location/libraryLocation';
 import type { ModelLaunchOptions } from '../models/launchOptions';
 import { expandHome } from '../library/folderCheck';
+import { commandWriter, readOnlyIfLibrary } from './libraryAccess';
 import { closeBeforeExit } from './commandLifetime';
 import { printJson, say, tell } from './output';
 import { ProgressPrinter } from './progressPrinter';
@@ -95,6 +96,7 @@ export async function indexCommand(
   const core = createCore({
     dataDir: options.dataDir,
     ...(options.library ? { library: options.library } : {}),
+    ...commandWriter('index'),
     renderImages: options.images,
     ...(options.maxPagesPerDocument ? { maxPagesPerDocument: options.maxPagesPerDocument } : {}),
     modelPath: options.modelPath,
@@ -266,6 +268,8 @@ export async function searchCommand(
   const core = createCore({
     dataDir: options.dataDir,
     ...(options.library ? { library: options.library } : {}),
+    // Searching reads beside the app or `quire serve`: nothing of the library is written.
+    ...(await readOnlyIfLibrary(options.dataDir)),
     ingest: false,
     // The embed role decides whether meaning can be searched: models are found as everywhere else.
     attachEmbeddings: true,
@@ -309,6 +313,8 @@ export async function searchCommand(
     }));
     // What fell back (BM25 only, a reranker out of time) goes to stderr, so `--json` stays the list of hits.
     for (const note of found.notes) tell(`quire: ${note}`);
+    const unembedded = await unembeddedNote(core, mode?.data);
+    if (unembedded) tell(`quire: ${unembedded}`);
     if (options.json) {
       printJson(hits);
       return;
@@ -323,6 +329,19 @@ export async function searchCommand(
   } finally {
     await core.dispose();
   }
+}
+
+/**
+ * A reader embeds nothing (the library's writer does): when meaning was searched and some chunks have
+ * no vector yet, say how many were searched by keywords alone, or not at all in a dense search.
+ */
+async function unembeddedNote(core: Core, mode: string | undefined): Promise<string | null> {
+  if (mode === 'bm25' || mode === 'pages' || !core.config.readOnly) return null;
+  if (!core.index.vectors.status().text.searchable) return null;
+  const count = await core.index.vectors.unembedded('text');
+  if (!count || count.missing === 0) return null;
+  const searched = mode === 'dense' ? 'were not searched' : 'were searched by keywords only';
+  return `${count.missing} of ${count.total} chunks are not embedded yet (the library's writer embeds them): they ${searched}.`;
 }
 
 /** `quire search TERM --documents`: every document that holds the term, as `{path, matches, page, forms}`. */

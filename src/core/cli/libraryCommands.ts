@@ -3,6 +3,7 @@ import { QuireError } from '../../shared/errors';
 import { createCore } from '../createCore';
 import { closeBeforeExit } from './commandLifetime';
 import { expandHome } from '../library/folderCheck';
+import { commandWriter, readOnlyIfLibrary } from './libraryAccess';
 import { documentRows } from './libraryTable';
 import { printJson, say, shown } from './output';
 import { UsageError } from './usage';
@@ -12,7 +13,12 @@ export async function libraryCommand(
   options: { dataDir: string; json: boolean },
 ): Promise<void> {
   const [verb, ...rest] = args;
-  const core = createCore({ dataDir: options.dataDir, ingest: false, findModels: false });
+  // Listing reads beside the app; adding and removing a folder write, one writer at a time.
+  const access =
+    verb === 'list'
+      ? await readOnlyIfLibrary(options.dataDir)
+      : commandWriter(`library ${verb ?? ''}`.trim());
+  const core = createCore({ dataDir: options.dataDir, ingest: false, findModels: false, ...access });
   closeBeforeExit(() => core.dispose());
   await core.start();
   try {
@@ -38,7 +44,7 @@ export async function libraryCommand(
         return;
       }
       case 'list': {
-        await core.library.whenIdle();
+        await core.library.listFolderFiles();
         const snapshot = core.library.snapshot();
         if (options.json) {
           // Page vectors belong to the index: each document gets its count (null while no page embedder is active).

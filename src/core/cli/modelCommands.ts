@@ -6,6 +6,7 @@ import { noModelHelp as adviceWhenNoModel } from '../models/catalogue/advice';
 import type { LibraryLocation } from '../location/libraryLocation';
 import type { ModelLaunchOptions } from '../models/launchOptions';
 import { closeBeforeExit } from './commandLifetime';
+import { readOnlyIfLibrary } from './libraryAccess';
 import { formatBytes, printJson, say, shown, tell } from './output';
 import { printProposal } from './proposalText';
 import { UsageError } from './usage';
@@ -28,6 +29,8 @@ export async function startModelCore(
   const core = createCore({
     dataDir: options.dataDir,
     ...(options.library ? { library: options.library } : {}),
+    // Models and answers leave the library as it is: it is read beside the app (ask's conversations are files of their own).
+    ...(await readOnlyIfLibrary(options.dataDir)),
     ingest: false,
     modelPath: options.modelPath,
     embedderPath: options.embedderPath,

@@ -7,6 +7,7 @@ import { storedToken } from '../server/auth';
 import { createMcpHttpHandler } from '../mcp/httpSessions';
 import { quireVersion } from '../common/quireVersion';
 import { startLoopbackServer } from '../server/loopbackServer';
+import { commandWriter } from './libraryAccess';
 import { closeBeforeExit } from './commandLifetime';
 import { say } from './output';
 
@@ -35,6 +36,7 @@ export async function serveCommand(
   if (priority.failed) console.warn(`quire: could not lower the server's CPU priority: ${priority.failed}`);
   const core = createCore({
     dataDir: options.dataDir,
+    ...commandWriter('serve'),
     watch: true,
     renderImages: options.images ?? true,
     ...(options.maxPagesPerDocument ? { maxPagesPerDocument: options.maxPagesPerDocument } : {}),

@@ -132,6 +132,16 @@ export class LibraryService {
     this.scheduleChanged();
   }
 
+  /**
+   * Every file of the folders, listed as the writer would list them (`quire library list`): a writer
+   * waits for its scans; a reader walks the folders itself and adds the files its writer has not
+   * indexed yet, in memory only (it writes no row and drops none).
+   */
+  async listFolderFiles(): Promise<void> {
+    if (!this.readOnly) return this.whenIdle();
+    await Promise.all([...this.roots.values()].map((root) => this.scanRoot(root)));
+  }
+
   /** Resolves once every scan started so far has finished and the rows it found are written. */
   async whenIdle(): Promise<void> {
     while (this.scans.size > 0) await Promise.all([...this.scans]);
@@ -304,6 +314,8 @@ export class LibraryService {
     }
     await Promise.all(pending);
     if (this.roots.has(root.id)) this.skipped.set(root.id, skipped);
+    // A reader leaves its writer's rows as they are, gone files included: the writer removes them.
+    if (this.readOnly) return;
     for (const doc of [...this.documents.values()]) {
       if (doc.rootId === root.id && !seen.has(doc.id)) this.removeDocument(doc);
     }
@@ -337,7 +349,7 @@ export class LibraryService {
     if (this.closed || !this.roots.has(root.id)) return;
     const doc = foundDocument(root, { id, path, kind, bytes, modifiedMs }, count);
     this.documents.set(id, doc);
-    this.found.add(listedRow(doc));
+    if (!this.readOnly) this.found.add(listedRow(doc));
     this.events.emit('documentUpdated', doc);
     this.scheduleChanged();
   }

@@ -67,6 +67,13 @@ export class LocalWriters {
     return note.pid !== this.pid && !this.isAlive(note.pid);
   }
 
+  /** True only when a writer of this machine took a lease under `id` and its process still runs. */
+  running(id: string): boolean {
+    const note = this.read(id);
+    if (!note || note.processSpace === null || note.processSpace !== this.processSpace()) return false;
+    return note.pid === this.pid || this.isAlive(note.pid);
+  }
+
   private read(id: string): WriterNote | null {
     try {
       return JSON.parse(readFileSync(this.file(id), 'utf8')) as WriterNote;

@@ -12,6 +12,8 @@ export interface LeaseHolder {
   /** Where it runs, for the person told about it; never used to judge whether it is alive. */
   host: string;
   pid: number;
+  /** What the holder is, in the user's words ("The Quire app", "quire index"), when it said. */
+  name?: string;
   /** When the holder last said it is alive (ms since the epoch). */
   renewedAt: number;
 }
@@ -23,8 +25,21 @@ export interface LeaseOptions {
   staleAfterMs?: number;
   /** This machine's own writers: a lease one of them held and whose process ended is stale at once. */
   localWriters?: LocalWriters;
+  /**
+   * The rule for a local data folder (default false): a holder whose process still runs here keeps the
+   * lease however late its renewal (a busy writer is never taken over), and one whose process ended is
+   * let go only once its renewal is stale too; a holder elsewhere goes stale by time alone.
+   */
+  heldWhileRunning?: boolean;
+  /** What this writer is, as another writer is told (see LeaseHolder.name). */
+  name?: string;
+  /** The refusal another writer gets (default: the team library's, naming the holder). */
+  refusal?: (holder: LeaseHolder, secondsAgo: number) => QuireError;
   now?: () => number;
 }
+
+type LeaseSettings = Required<Omit<LeaseOptions, 'name' | 'refusal'>> &
+  Pick<LeaseOptions, 'name' | 'refusal'>;
 
 /** Where a lease record lives: one conditional compare-and-set on a small record. */
 export interface LeaseSlot {
@@ -50,7 +65,7 @@ export class WriterLease {
     private readonly slot: LeaseSlot,
     private holder: LeaseHolder,
     version: string,
-    private readonly options: Required<LeaseOptions>,
+    private readonly options: LeaseSettings,
   ) {
     this.version = version;
     this.timer = setInterval(() => void this.renew(), options.renewEveryMs);
@@ -58,21 +73,24 @@ export class WriterLease {
   }
 
   static async take(slot: LeaseSlot, where: string, options: LeaseOptions = {}): Promise<WriterLease> {
-    const settings: Required<LeaseOptions> = {
+    const settings: LeaseSettings = {
+      ...options,
       renewEveryMs: options.renewEveryMs ?? 20_000,
       staleAfterMs: options.staleAfterMs ?? 90_000,
       localWriters: options.localWriters ?? new LocalWriters(),
+      heldWhileRunning: options.heldWhileRunning ?? false,
       now: options.now ?? Date.now,
     };
     const mine: LeaseHolder = {
       id: randomUUID(),
       host: hostname(),
       pid: process.pid,
+      ...(settings.name ? { name: settings.name } : {}),
       renewedAt: settings.now(),
     };
     for (let attempt = 0; attempt < 3; attempt++) {
       const current = await slot.read();
-      if (current && !isStale(current.holder, settings)) throw inUse(where, current.holder, settings.now());
+      if (current && !isStale(current.holder, settings)) throw refuse(where, current.holder, settings);
       // Noted before the write: a writer killed right after it must still be known here as ended.
       settings.localWriters.noteMine(mine.id);
       const taken = await slot.swap({ ...mine, renewedAt: settings.now() }, current?.version ?? null);
@@ -84,7 +102,7 @@ export class WriterLease {
     }
     const current = await slot.read();
     throw current
-      ? inUse(where, current.holder, settings.now())
+      ? refuse(where, current.holder, settings)
       : new QuireError('internal', `The writer lease of ${where} keeps changing.`);
   }
 
@@ -114,13 +132,15 @@ export class WriterLease {
   }
 }
 
-function isStale(holder: LeaseHolder, options: Required<LeaseOptions>): boolean {
-  if (options.now() - holder.renewedAt > options.staleAfterMs) return true;
-  return options.localWriters.ended(holder.id);
+function isStale(holder: LeaseHolder, options: LeaseSettings): boolean {
+  const late = options.now() - holder.renewedAt > options.staleAfterMs;
+  if (options.heldWhileRunning) return late && !options.localWriters.running(holder.id);
+  return late || options.localWriters.ended(holder.id);
 }
 
-function inUse(where: string, holder: LeaseHolder, now: number): QuireError {
-  const ago = Math.max(0, Math.round((now - holder.renewedAt) / 1000));
+function refuse(where: string, holder: LeaseHolder, options: LeaseSettings): QuireError {
+  const ago = Math.max(0, Math.round((options.now() - holder.renewedAt) / 1000));
+  if (options.refusal) return options.refusal(holder, ago);
   return new QuireError(
     'already_exists',
     `Another writer is indexing ${where} (process ${holder.pid} on ${holder.host}, seen ${ago} s ago). ` +

@@ -58,6 +58,11 @@ export interface VectorSets {
    * anything stored (a one-shot search has no business starting a switch). Returns the kinds attached.
    */
   attach(embedders: Partial<Embedders>): VectorKind[];
+  /**
+   * How many content rows have no vector of the active `kind` embedder yet (a writer still embedding
+   * them), of how many; null without an active embedder. Reads two columns: for one-shot commands.
+   */
+  unembedded(kind: VectorKind): Promise<{ missing: number; total: number } | null>;
   /** Page vectors of the active page embedder per content hash: how many pages have them, and how many vectors. */
   pageVectorCounts(): Map<string, { pages: number; vectors: number }>;
 }
@@ -192,6 +197,13 @@ export class IndexVectors implements VectorSets, ActiveVectors, VectorCleanup {
   async pageTable(): Promise<Table | null> {
     const ref = this.tables.meta.page.active;
     return ref ? this.tables.db.openTable(ref.table) : null;
+  }
+
+  async unembedded(kind: VectorKind): Promise<{ missing: number; total: number } | null> {
+    const ref = this.tables.meta[kind].active;
+    if (!ref) return null;
+    const total = (await columnValues(this.writers[kind].source(this.tables), 'id')).length;
+    return { missing: (await this.missingIds(kind, ref)).length, total };
   }
 
   pageVectorCounts(): Map<string, { pages: number; vectors: number }> {
