@@ -70,27 +70,10 @@ export async function searchChunks(
     ...(options.documentIds ? { documentIds: options.documentIds } : {}),
     ...(options.scope ? { scope: options.scope } : {}),
   };
-  const role = deps.embedRole();
-  const reason = missingVectorsReason(deps.textVectors(), role);
   const wanted = options.mode ?? 'hybrid';
-  if (reason === null || wanted === 'bm25') {
-    return {
-      hits: await deps.search(query, { k: options.k, mode: wanted, ...signal }),
-      mode: wanted,
-      notice: null,
-    };
-  }
-  if (wanted === 'dense') {
-    const advice = role.provider === null ? ` ${deps.embedAdvice()}.` : '';
-    throw new QuireError('model_unavailable', `Dense search needs text embeddings, and ${reason}.${advice}`, {
-      suggestion: 'Search with mode "bm25" or "hybrid" meanwhile.',
-    });
-  }
-  return {
-    hits: await deps.search(query, { k: options.k, mode: 'bm25', ...signal }),
-    mode: 'bm25',
-    notice: bm25OnlyNotice(reason),
-  };
+  const { notice } = checkSearchMode(deps, wanted);
+  const mode = notice === null ? wanted : 'bm25';
+  return { hits: await deps.search(query, { k: options.k, mode, ...signal }), mode, notice };
 }
 
 /** The notice the app shows beside the question box while searches run on BM25 alone. */
