@@ -6,9 +6,10 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Scope } from '../../shared/domain/scope';
-import type { SearchHit, SearchMode } from '../../shared/domain/search';
+import type { SearchMode } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
 import type { Index } from '../index/openIndex';
+import type { PassageHit } from '../index/search/indexSearch';
 import type { MemoryBudgetService } from '../memory/memoryBudgetService';
 import type { ModelLoadRequest } from '../memory/planFit';
 import { candidatesFor, localFileName } from '../models/catalogue/catalogue';
@@ -73,7 +74,6 @@ export class RetrievalService {
       {
         search: (text, o) =>
           this.searchIndex(index, text, { ...o, documentIds: options.documentIds, scope: options.scope }),
-        passageText: (hit) => this.passageText(index, hit),
         reranker: () => this.reranker(),
         chatModel: () => this.deps.chatModel(),
       },
@@ -175,9 +175,11 @@ export class RetrievalService {
       scope?: Scope | undefined;
       signal?: AbortSignal;
     },
-  ): Promise<SearchHit[]> {
+  ): Promise<PassageHit[]> {
     const common = {
       k: options.k,
+      // The reranker judges whole passages: they come with the hits rather than read one by one.
+      withText: true,
       filter: {
         ...(options.documentIds ? { documentIds: options.documentIds } : {}),
         ...(options.scope ? { scope: options.scope } : {}),
@@ -186,16 +188,5 @@ export class RetrievalService {
     };
     if (options.mode === 'pages') return index.search.pages(text, common);
     return index.search.chunks(text, { ...common, ...(options.mode ? { mode: options.mode } : {}) });
-  }
-
-  private async passageText(index: Index, hit: SearchHit): Promise<string> {
-    if (!hit.chunkId)
-      return (await index.content.page(hit.documentId, hit.page).catch(() => null))?.text ?? hit.snippet;
-    try {
-      return (await index.content.chunk(hit.chunkId)).text;
-    } catch (error) {
-      if (error instanceof QuireError && error.code === 'not_found') return hit.snippet;
-      throw error;
-    }
   }
 }
