@@ -10,6 +10,7 @@ import type { SearchMode } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
 import type { Index } from '../index/openIndex';
 import type { PassageHit } from '../index/search/indexSearch';
+import type { ResolvedScope } from '../index/search/scopeResolver';
 import type { MemoryBudgetService } from '../memory/memoryBudgetService';
 import type { ModelLoadRequest } from '../memory/planFit';
 import { candidatesFor, localFileName } from '../models/catalogue/catalogue';
@@ -70,17 +71,18 @@ export class RetrievalService {
   async search(query: string, options: SearchOptions): Promise<Retrieval> {
     const { notice } = this.deps.checkMode?.(options.mode) ?? { notice: null };
     const index = this.deps.index();
+    // Once for the question, not once per form searched: it fails here when the scope admits nothing.
+    const scope = index.search.resolveScope(options.scope);
     const found = await retrieve(
       {
-        search: (text, o) =>
-          this.searchIndex(index, text, { ...o, documentIds: options.documentIds, scope: options.scope }),
+        search: (text, o) => this.searchIndex(index, text, { ...o, documentIds: options.documentIds, scope }),
         reranker: () => this.reranker(),
         chatModel: () => this.deps.chatModel(),
       },
       query,
       options,
     );
-    const searched = index.search.resolveScope(options.scope).searched;
+    const { searched } = scope;
     const keywords = options.mode === 'dense' || options.mode === 'pages' ? null : index.search.keywordNote();
     const changed = index.search.changedNote();
     const notes = [
@@ -172,7 +174,7 @@ export class RetrievalService {
       k: number;
       mode?: SearchMode;
       documentIds?: string[] | undefined;
-      scope?: Scope | undefined;
+      scope: ResolvedScope;
       signal?: AbortSignal;
     },
   ): Promise<PassageHit[]> {
@@ -182,7 +184,7 @@ export class RetrievalService {
       withText: true,
       filter: {
         ...(options.documentIds ? { documentIds: options.documentIds } : {}),
-        ...(options.scope ? { scope: options.scope } : {}),
+        resolvedScope: options.scope,
       },
       ...(options.signal ? { signal: options.signal } : {}),
     };

@@ -4,9 +4,9 @@
  * dense search cannot run without embeddings) or a notice (a hybrid search ran on BM25 alone).
  */
 import type { RoleResolution } from '../../shared/domain/models';
-import type { Scope } from '../../shared/domain/scope';
 import type { ChunkSearchResult, SearchHit } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
+import type { ResolvedScope } from '../index/search/scopeResolver';
 import type { EmbedderStatus } from '../index/vectors/indexVectors';
 
 export type ChunkMode = 'bm25' | 'dense' | 'hybrid';
@@ -14,7 +14,13 @@ export type ChunkMode = 'bm25' | 'dense' | 'hybrid';
 export interface ChunkSearchDeps {
   search(
     query: string,
-    options: { k: number; mode: ChunkMode; signal?: AbortSignal; documentIds?: string[]; scope?: Scope },
+    options: {
+      k: number;
+      mode: ChunkMode;
+      signal?: AbortSignal;
+      documentIds?: string[];
+      scope?: ResolvedScope;
+    },
   ): Promise<SearchHit[]>;
   /** The index's text vectors: which embedder made them and whether queries can use them now. */
   textVectors(): EmbedderStatus;
@@ -63,7 +69,13 @@ export function checkSearchMode(
 export async function searchChunks(
   deps: ChunkSearchDeps,
   query: string,
-  options: { k: number; mode?: ChunkMode; signal?: AbortSignal; documentIds?: string[]; scope?: Scope },
+  options: {
+    k: number;
+    mode?: ChunkMode;
+    signal?: AbortSignal;
+    documentIds?: string[];
+    scope?: ResolvedScope;
+  },
 ): Promise<ChunkSearchResult> {
   const signal = {
     ...(options.signal ? { signal: options.signal } : {}),

@@ -136,7 +136,8 @@ export class IndexSearch implements Searcher {
 
   /** The content a search may read: its filter and scope, resolved, as an exact SQL prefilter. */
   private contentScope(filter: SearchFilter | undefined): ContentScope {
-    const inScope = filter?.scope ? this.resolver(filter.scope).documentIds : null;
+    const resolved = filter?.resolvedScope ?? (filter?.scope ? this.resolveScope(filter.scope) : null);
+    const inScope = resolved?.documentIds ?? null;
     return scopeFor(this.owners, this.stored, filter, inScope);
   }
 
