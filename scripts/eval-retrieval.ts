@@ -151,9 +151,9 @@ function storePorts(
         k: options.k,
         mode,
         documentPrior,
+        withText: true,
         ...(filter ? { filter } : {}),
       }),
-    passageText: async (hit) => (hit.chunkId ? (await store.content.chunk(hit.chunkId)).text : hit.snippet),
     reranker: async () => reranker,
     chatModel: async () => chat,
   };

@@ -37,7 +37,7 @@ export function createAgentPorts(core: CoreServices, models: Pick<ModelRoles, 'c
           k: options.k,
           ...(options.mode ? { mode: options.mode } : {}),
           ...(options.documentIds ? { documentIds: options.documentIds } : {}),
-          ...(options.scope ? { scope: options.scope } : {}),
+          ...(options.scope ? { scope: core.index.search.resolveScope(options.scope) } : {}),
           ...(signal ? { signal } : {}),
         })
       ).hits,

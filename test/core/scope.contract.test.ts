@@ -1,6 +1,6 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCore, type Core } from '../../src/core/createCore';
 import type { Collection, DocumentsResult } from '../../src/shared/domain/scope';
 import type { ChunkSearchResult } from '../../src/shared/domain/search';
@@ -54,6 +54,8 @@ describe.skipIf(noCorpus)('Scope and collections through the contract', () => {
   };
 
   it('searches a folder or a file only, and lists every document that mentions a word', async () => {
+    // Each call resolves its scope once (it used to resolve it again inside the index).
+    const resolutions = vi.spyOn(core.index.search, 'resolveScope');
     const scoped = value<ChunkSearchResult>(
       await core.dispatch('search.query', {
         query: 'trucks night compiler',
@@ -65,6 +67,7 @@ describe.skipIf(noCorpus)('Scope and collections through the contract', () => {
     expect(scoped.hits.length).toBeGreaterThan(0);
     expect(scoped.hits.every((hit) => hit.path.startsWith(other + '/'))).toBe(true);
     expect(scoped.searched).toBe('other');
+    expect(resolutions).toHaveBeenCalledTimes(1);
     // A term is a word (or a phrase), so each word is asked for on its own.
     const all: DocumentsResult['documents'] = [];
     for (const query of ['trucks', 'night', 'compiler'])
@@ -80,6 +83,10 @@ describe.skipIf(noCorpus)('Scope and collections through the contract', () => {
       await core.dispatch('search.documents', { query: 'compiler', scope: { paths: [file] } }),
     );
     expect(inFile.documents.map((d) => d.path)).toEqual([file]);
+    resolutions.mockClear();
+    await core.dispatch('search.documents', { query: 'compiler', scope: { paths: [file] } });
+    expect(resolutions).toHaveBeenCalledTimes(1);
+    resolutions.mockRestore();
   });
 
   it('keeps collections in the index, takes only library paths, and names a vanished file', async () => {

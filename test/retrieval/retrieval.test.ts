@@ -3,6 +3,7 @@ import type { SearchHit } from '../../src/shared/domain/search';
 import type { Reranker } from '../../src/core/models/types';
 import { heuristicForms, keywordsOf, subQuestionsOf } from '../../src/core/retrieval/queryForms';
 import { listwiseOrder, rerankHits } from '../../src/core/retrieval/rerank';
+import { reciprocalRankFusion, RRF_K } from '../../src/core/index/search/fusion';
 import { fuseHits, retrieve } from '../../src/core/retrieval/retriever';
 import { ScriptedModel } from '../agent/scriptedModel';
 
@@ -67,6 +68,16 @@ describe('fusion of the forms', () => {
     // b is found by every form, so it leads.
     expect(result.hits.map((h) => h.chunkId)).toEqual(['b', 'a', 'c']);
     expect(fuseHits([[hit('x')], [hit('x'), hit('y')]]).map((h) => h.chunkId)).toEqual(['x', 'y']);
+  });
+
+  it("fuses query forms with the index's own fusion: its k, and ties kept in first-seen order", () => {
+    const fused = fuseHits([[hit('a'), hit('b'), hit('c')], [hit('c'), hit('b'), hit('d')], [hit('e')]]);
+    // c (ranks 3 and 1) edges out b (2 and 2); a and e tie at 1/61 and a was seen first.
+    expect(fused.map((h) => h.chunkId)).toEqual(['c', 'b', 'a', 'e', 'd']);
+    expect(fused[1]!.score).toBeCloseTo(2 / (RRF_K + 2), 12);
+    expect(fused.map((h) => h.score)).toEqual(
+      reciprocalRankFusion([['a', 'b', 'c'], ['c', 'b', 'd'], ['e']]).map((found) => found.score),
+    );
   });
 
   it('adds a model rewrite, and searches the question alone when the model fails', async () => {

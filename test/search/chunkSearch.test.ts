@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { EmbedderStatus } from '../../src/core/index/vectors/indexVectors';
-import { currentSearchNotice, searchChunks, type ChunkSearchDeps } from '../../src/core/search/chunkSearch';
+import {
+  checkSearchMode,
+  currentSearchNotice,
+  searchChunks,
+  type ChunkSearchDeps,
+} from '../../src/core/search/chunkSearch';
+import { QuireError } from '../../src/shared/errors';
 import type { RoleResolution } from '../../src/shared/domain/models';
 import type { SearchHit } from '../../src/shared/domain/search';
 
@@ -52,6 +58,25 @@ describe('text search never falls back silently', () => {
       'Dense search needs text embeddings, and no text embedding model is set up. run `quire models setup`.',
     );
     expect(searched).toEqual([]);
+  });
+
+  it('refuses dense search in the same words before a retrieval (the check search.retrieve runs)', async () => {
+    const { value } = deps(none, noEmbedder);
+    const direct = await searchChunks(value, 'q', { k: 5, mode: 'dense' }).catch((error: unknown) => error);
+    let checked: unknown = null;
+    try {
+      checkSearchMode(value, 'dense');
+    } catch (error) {
+      checked = error;
+    }
+    expect(checked).toBeInstanceOf(QuireError);
+    expect(checked).toMatchObject({
+      code: 'model_unavailable',
+      message: (direct as QuireError).message,
+      details: (direct as QuireError).details,
+    });
+    expect(checkSearchMode(value, 'hybrid').notice).toMatch(/^Searched with BM25/);
+    expect(checkSearchMode(value, 'pages').notice).toBeNull();
   });
 
   it('runs hybrid (asked or by default) on BM25 alone and says so', async () => {

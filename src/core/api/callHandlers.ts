@@ -32,8 +32,9 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
     'library.progress': async () => core.ingestion.progress(),
     'search.query': async ({ query, k, mode, scope }, signal) => {
       // Resolved first, so a scope naming a vanished file fails before anything is searched.
-      const { searched } = core.index.search.resolveScope(scope);
-      const filter = scope ? { scope } : {};
+      const resolved = core.index.search.resolveScope(scope);
+      const { searched } = resolved;
+      const filter = { resolvedScope: resolved };
       if (mode === 'pages')
         return {
           hits: await core.index.search.pages(query, { k, filter, signal }),
@@ -45,7 +46,7 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
         k,
         signal,
         ...(mode ? { mode } : {}),
-        ...(scope ? { scope } : {}),
+        scope: resolved,
       });
       // One notice: why the mode differs comes first, else what the search could not see.
       const notice =
@@ -54,14 +55,17 @@ export function createCallHandlers(core: CoreServices): CallHandlers {
         (found.mode === 'dense' ? null : core.index.search.keywordNote());
       return { ...found, notice, searched };
     },
-    'search.documents': async ({ query, scope, related }, signal) => ({
-      searched: core.index.search.resolveScope(scope).searched,
-      documents: await core.index.search.documents(query, {
-        filter: scope ? { scope } : {},
-        related,
-        signal,
-      }),
-    }),
+    'search.documents': async ({ query, scope, related }, signal) => {
+      const resolved = core.index.search.resolveScope(scope);
+      return {
+        searched: resolved.searched,
+        documents: await core.index.search.documents(query, {
+          filter: { resolvedScope: resolved },
+          related,
+          signal,
+        }),
+      };
+    },
     'search.notice': async () => ({ notice: currentSearchNotice(chunkSearchDeps(core)) }),
     'search.retrieve': ({ query, k, mode, rewrite, rerank, scope }, signal) =>
       core.retrieval.search(query, {

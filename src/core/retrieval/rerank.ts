@@ -5,6 +5,7 @@
  */
 import type { SearchHit } from '../../shared/domain/search';
 import { isAbortError, toErrorInfo } from '../../shared/errors';
+import type { PassageHit } from '../index/search/indexSearch';
 import type { ChatModel, Reranker } from '../models/types';
 
 export type RerankedBy = 'reranker' | 'listwise';
@@ -13,8 +14,6 @@ export interface RerankOptions {
   reranker?: Reranker | null;
   /** Judges a listwise prompt when there is no reranker (or it failed). */
   listwiseModel?: ChatModel | null;
-  /** The passage text each candidate is judged on; the hit's snippet by default. */
-  passageText?: (hit: SearchHit) => Promise<string>;
   /** Candidates re-ranked; the rest keep their order after them. Defaults to 20. */
   depth?: number;
   /** Wall time for the whole re-ranking. Defaults to 8 s for a reranker, 20 s for a listwise prompt. */
@@ -22,8 +21,8 @@ export interface RerankOptions {
   signal?: AbortSignal;
 }
 
-export interface RerankOutcome {
-  hits: SearchHit[];
+export interface RerankOutcome<Hit extends SearchHit = SearchHit> {
+  hits: Hit[];
   /** Null when the original order stands. */
   by: RerankedBy | null;
   /** Why it stands, or how the reranking fell back. */
@@ -36,18 +35,22 @@ const RERANKER_BUDGET_MS = 8_000;
 const LISTWISE_BUDGET_MS = 20_000;
 const LISTWISE_PASSAGE_CHARS = 400;
 
-export async function rerankHits(
+/**
+ * Each candidate is judged on the full passage text its hit carries (the search read it already),
+ * else on its snippet.
+ */
+export async function rerankHits<Hit extends PassageHit>(
   query: string,
-  hits: SearchHit[],
+  hits: Hit[],
   options: RerankOptions,
-): Promise<RerankOutcome> {
+): Promise<RerankOutcome<Hit>> {
   const notes: string[] = [];
   if (hits.length < 2) return { hits, by: null, notes };
   // A prompt holds fewer passages than a reranker scores: it is slower per passage and must fit.
   const depth = Math.min(options.depth ?? (options.reranker ? DEFAULT_DEPTH : LISTWISE_DEPTH), hits.length);
   const head = hits.slice(0, depth);
   const tail = hits.slice(depth);
-  const texts = await Promise.all(head.map((hit) => (options.passageText ?? snippetOf)(hit)));
+  const texts = head.map((hit) => hit.text ?? hit.snippet);
 
   if (options.reranker) {
     const scores = await withinBudget(
@@ -81,15 +84,11 @@ export async function rerankHits(
 }
 
 /** Stable sort by score, best first. */
-function reorder(hits: SearchHit[], scores: number[]): SearchHit[] {
+function reorder<Hit>(hits: Hit[], scores: number[]): Hit[] {
   return hits
     .map((hit, i) => ({ hit, score: scores[i] ?? -Infinity, i }))
     .sort((a, b) => b.score - a.score || a.i - b.i)
     .map((entry) => entry.hit);
-}
-
-async function snippetOf(hit: SearchHit): Promise<string> {
-  return hit.snippet;
 }
 
 type Attempt<T> = { ok: true; value: T } | { ok: false; reason: string };

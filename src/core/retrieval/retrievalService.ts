@@ -6,9 +6,11 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Scope } from '../../shared/domain/scope';
-import type { SearchHit, SearchMode } from '../../shared/domain/search';
+import type { SearchMode } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
 import type { Index } from '../index/openIndex';
+import type { PassageHit } from '../index/search/indexSearch';
+import type { ResolvedScope } from '../index/search/scopeResolver';
 import type { MemoryBudgetService } from '../memory/memoryBudgetService';
 import type { ModelLoadRequest } from '../memory/planFit';
 import { candidatesFor, localFileName } from '../models/catalogue/catalogue';
@@ -69,18 +71,18 @@ export class RetrievalService {
   async search(query: string, options: SearchOptions): Promise<Retrieval> {
     const { notice } = this.deps.checkMode?.(options.mode) ?? { notice: null };
     const index = this.deps.index();
+    // Once for the question, not once per form searched: it fails here when the scope admits nothing.
+    const scope = index.search.resolveScope(options.scope);
     const found = await retrieve(
       {
-        search: (text, o) =>
-          this.searchIndex(index, text, { ...o, documentIds: options.documentIds, scope: options.scope }),
-        passageText: (hit) => this.passageText(index, hit),
+        search: (text, o) => this.searchIndex(index, text, { ...o, documentIds: options.documentIds, scope }),
         reranker: () => this.reranker(),
         chatModel: () => this.deps.chatModel(),
       },
       query,
       options,
     );
-    const searched = index.search.resolveScope(options.scope).searched;
+    const { searched } = scope;
     const keywords = options.mode === 'dense' || options.mode === 'pages' ? null : index.search.keywordNote();
     const changed = index.search.changedNote();
     const notes = [
@@ -172,30 +174,21 @@ export class RetrievalService {
       k: number;
       mode?: SearchMode;
       documentIds?: string[] | undefined;
-      scope?: Scope | undefined;
+      scope: ResolvedScope;
       signal?: AbortSignal;
     },
-  ): Promise<SearchHit[]> {
+  ): Promise<PassageHit[]> {
     const common = {
       k: options.k,
+      // The reranker judges whole passages: they come with the hits rather than read one by one.
+      withText: true,
       filter: {
         ...(options.documentIds ? { documentIds: options.documentIds } : {}),
-        ...(options.scope ? { scope: options.scope } : {}),
+        resolvedScope: options.scope,
       },
       ...(options.signal ? { signal: options.signal } : {}),
     };
     if (options.mode === 'pages') return index.search.pages(text, common);
     return index.search.chunks(text, { ...common, ...(options.mode ? { mode: options.mode } : {}) });
-  }
-
-  private async passageText(index: Index, hit: SearchHit): Promise<string> {
-    if (!hit.chunkId)
-      return (await index.content.page(hit.documentId, hit.page).catch(() => null))?.text ?? hit.snippet;
-    try {
-      return (await index.content.chunk(hit.chunkId)).text;
-    } catch (error) {
-      if (error instanceof QuireError && error.code === 'not_found') return hit.snippet;
-      throw error;
-    }
   }
 }

@@ -6,17 +6,17 @@ import type { SearchHit, SearchMode } from '../../shared/domain/search';
 import { isAbortError, toErrorInfo } from '../../shared/errors';
 import { abortable } from '../common/abortable';
 import { reciprocalRankFusion } from '../index/search/fusion';
+import type { PassageHit } from '../index/search/indexSearch';
 import type { ChatModel, Reranker } from '../models/types';
 import { dedupe, heuristicForms, rewrittenForms, type QueryForm } from './queryForms';
 import { rerankHits, type RerankedBy } from './rerank';
 
 export interface RetrievalPorts {
+  /** Hits that carry their passage's full text are judged on it by a reranker, else on the snippet. */
   search(
     query: string,
     options: { k: number; mode?: SearchMode; signal?: AbortSignal },
-  ): Promise<SearchHit[]>;
-  /** The full text a reranker judges; the snippet when absent. */
-  passageText?(hit: SearchHit): Promise<string>;
+  ): Promise<PassageHit[]>;
   reranker?(): Promise<Reranker | null>;
   /** Rewrites queries, and re-ranks listwise when there is no reranker. */
   chatModel?(): Promise<ChatModel | null>;
@@ -94,7 +94,6 @@ export async function retrieve(
     const outcome = await rerankHits(query, hits, {
       reranker,
       listwiseModel: chat,
-      ...(ports.passageText ? { passageText: (hit) => ports.passageText!(hit) } : {}),
       ...(options.rerankBudgetMs === undefined ? {} : { budgetMs: options.rerankBudgetMs }),
       ...(options.signal ? { signal: options.signal } : {}),
     });
@@ -102,7 +101,12 @@ export async function retrieve(
     rerankedBy = outcome.by;
     notes.push(...outcome.notes);
   }
-  return { hits: hits.slice(0, options.k), forms, rerankedBy, notes };
+  return { hits: hits.slice(0, options.k).map(withoutText), forms, rerankedBy, notes };
+}
+
+/** A hit as it leaves core: the passage's full text stays behind. */
+function withoutText({ text: _text, ...hit }: PassageHit): SearchHit {
+  return hit;
 }
 
 /** The key a hit is fused under: its chunk, or its page for page hits. */
@@ -111,8 +115,8 @@ export function hitKey(hit: SearchHit): string {
 }
 
 /** Reciprocal-rank fusion of hit lists; each hit keeps its first-seen fields and takes the fused score. */
-export function fuseHits(lists: SearchHit[][]): SearchHit[] {
-  const byKey = new Map<string, SearchHit>();
+export function fuseHits<Hit extends SearchHit>(lists: Hit[][]): Hit[] {
+  const byKey = new Map<string, Hit>();
   for (const list of lists) for (const hit of list) if (!byKey.has(hitKey(hit))) byKey.set(hitKey(hit), hit);
   return reciprocalRankFusion(lists.map((list) => list.map(hitKey))).map(({ key, score }) => ({
     ...byKey.get(key)!,

@@ -4,9 +4,9 @@
  * dense search cannot run without embeddings) or a notice (a hybrid search ran on BM25 alone).
  */
 import type { RoleResolution } from '../../shared/domain/models';
-import type { Scope } from '../../shared/domain/scope';
 import type { ChunkSearchResult, SearchHit } from '../../shared/domain/search';
 import { QuireError } from '../../shared/errors';
+import type { ResolvedScope } from '../index/search/scopeResolver';
 import type { EmbedderStatus } from '../index/vectors/indexVectors';
 
 export type ChunkMode = 'bm25' | 'dense' | 'hybrid';
@@ -14,7 +14,13 @@ export type ChunkMode = 'bm25' | 'dense' | 'hybrid';
 export interface ChunkSearchDeps {
   search(
     query: string,
-    options: { k: number; mode: ChunkMode; signal?: AbortSignal; documentIds?: string[]; scope?: Scope },
+    options: {
+      k: number;
+      mode: ChunkMode;
+      signal?: AbortSignal;
+      documentIds?: string[];
+      scope?: ResolvedScope;
+    },
   ): Promise<SearchHit[]>;
   /** The index's text vectors: which embedder made them and whether queries can use them now. */
   textVectors(): EmbedderStatus;
@@ -63,34 +69,23 @@ export function checkSearchMode(
 export async function searchChunks(
   deps: ChunkSearchDeps,
   query: string,
-  options: { k: number; mode?: ChunkMode; signal?: AbortSignal; documentIds?: string[]; scope?: Scope },
+  options: {
+    k: number;
+    mode?: ChunkMode;
+    signal?: AbortSignal;
+    documentIds?: string[];
+    scope?: ResolvedScope;
+  },
 ): Promise<ChunkSearchResult> {
   const signal = {
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.documentIds ? { documentIds: options.documentIds } : {}),
     ...(options.scope ? { scope: options.scope } : {}),
   };
-  const role = deps.embedRole();
-  const reason = missingVectorsReason(deps.textVectors(), role);
   const wanted = options.mode ?? 'hybrid';
-  if (reason === null || wanted === 'bm25') {
-    return {
-      hits: await deps.search(query, { k: options.k, mode: wanted, ...signal }),
-      mode: wanted,
-      notice: null,
-    };
-  }
-  if (wanted === 'dense') {
-    const advice = role.provider === null ? ` ${deps.embedAdvice()}.` : '';
-    throw new QuireError('model_unavailable', `Dense search needs text embeddings, and ${reason}.${advice}`, {
-      suggestion: 'Search with mode "bm25" or "hybrid" meanwhile.',
-    });
-  }
-  return {
-    hits: await deps.search(query, { k: options.k, mode: 'bm25', ...signal }),
-    mode: 'bm25',
-    notice: bm25OnlyNotice(reason),
-  };
+  const { notice } = checkSearchMode(deps, wanted);
+  const mode = notice === null ? wanted : 'bm25';
+  return { hits: await deps.search(query, { k: options.k, mode, ...signal }), mode, notice };
 }
 
 /** The notice the app shows beside the question box while searches run on BM25 alone. */

@@ -7,7 +7,8 @@ export function chunkSearchDeps(core: Pick<CoreServices, 'index' | 'models'>): C
     search: (query, { documentIds, scope, ...options }) =>
       core.index.search.chunks(query, {
         ...options,
-        filter: { ...(documentIds ? { documentIds } : {}), ...(scope ? { scope } : {}) },
+        // The scope comes resolved: one question resolves it once.
+        filter: { ...(documentIds ? { documentIds } : {}), ...(scope ? { resolvedScope: scope } : {}) },
       }),
     textVectors: () => core.index.vectors.status().text,
     embedRole: () => core.models.status().roles.find((role) => role.role === 'embed')!,

@@ -32,6 +32,8 @@ export interface ChunkSearchOptions {
    * documentPrior.ts). Off measures BM25 alone.
    */
   documentPrior?: boolean;
+  /** Each hit also carries its passage's full text (see PassageHit). */
+  withText?: boolean;
   /** Stops the search: it rejects at once with the signal's reason. */
   signal?: AbortSignal;
 }
@@ -39,8 +41,17 @@ export interface ChunkSearchOptions {
 export interface PageSearchOptions {
   k?: number;
   filter?: SearchFilter;
+  /** Each hit also carries its page's full text (see PassageHit). */
+  withText?: boolean;
   signal?: AbortSignal;
 }
+
+/**
+ * A hit with the full text of its passage (chunk or page) when asked for: the search has read it
+ * already, so a reranker judging whole passages need not read each one again. Not for the contract:
+ * hits leave core without it.
+ */
+export type PassageHit = SearchHit & { text?: string };
 
 export interface DocumentSearchOptions {
   filter?: SearchFilter;
@@ -54,9 +65,9 @@ export interface DocumentSearchOptions {
 
 /** BM25, dense and hybrid search over chunks; late-interaction search over pages. */
 export interface Searcher {
-  chunks(query: string, options?: ChunkSearchOptions): Promise<SearchHit[]>;
+  chunks(query: string, options?: ChunkSearchOptions): Promise<PassageHit[]>;
   /** Late-interaction page search with the active page embedder; exact MaxSim scores. */
-  pages(query: string, options?: PageSearchOptions): Promise<SearchHit[]>;
+  pages(query: string, options?: PageSearchOptions): Promise<PassageHit[]>;
   /**
    * Every document that holds the term as a word (or phrase), no top k, most passages first, each with
    * the forms found there; `related` also admits words of the same stem.
@@ -125,7 +136,8 @@ export class IndexSearch implements Searcher {
 
   /** The content a search may read: its filter and scope, resolved, as an exact SQL prefilter. */
   private contentScope(filter: SearchFilter | undefined): ContentScope {
-    const inScope = filter?.scope ? this.resolver(filter.scope).documentIds : null;
+    const resolved = filter?.resolvedScope ?? (filter?.scope ? this.resolveScope(filter.scope) : null);
+    const inScope = resolved?.documentIds ?? null;
     return scopeFor(this.owners, this.stored, filter, inScope);
   }
 
@@ -187,7 +199,7 @@ export class IndexSearch implements Searcher {
     return matches.sort((a, b) => b.matches - a.matches || a.path.localeCompare(b.path));
   }
 
-  async chunks(query: string, options: ChunkSearchOptions = {}): Promise<SearchHit[]> {
+  async chunks(query: string, options: ChunkSearchOptions = {}): Promise<PassageHit[]> {
     this.tables.assertOpen();
     const { signal } = options;
     signal?.throwIfAborted();
@@ -199,7 +211,8 @@ export class IndexSearch implements Searcher {
     const mode: SearchMode = embedder ? requested : 'bm25';
     const scope = this.contentScope(options.filter);
     if (scope.allowed.size === 0) return [];
-    const hit = (row: ChunkRow, score: number) => this.chunkHit(row, score, query, mode, scope);
+    const hit = (row: ChunkRow, score: number) =>
+      this.chunkHit(row, score, query, mode, scope, options.withText ?? false);
     const prior = options.documentPrior ?? true;
 
     if (mode === 'bm25') {
@@ -236,7 +249,7 @@ export class IndexSearch implements Searcher {
     });
   }
 
-  async pages(query: string, options: PageSearchOptions = {}): Promise<SearchHit[]> {
+  async pages(query: string, options: PageSearchOptions = {}): Promise<PassageHit[]> {
     this.tables.assertOpen();
     const { signal } = options;
     signal?.throwIfAborted();
@@ -276,15 +289,16 @@ export class IndexSearch implements Searcher {
       embedder.dimensions,
       signal,
     );
-    return this.pageHits(rescored.slice(0, k), query, scope, signal);
+    return this.pageHits(rescored.slice(0, k), query, scope, options.withText ?? false, signal);
   }
 
   private async pageHits(
     ranked: Array<{ key: string; score: number }>,
     query: string,
     scope: ContentScope,
+    withText: boolean,
     signal: AbortSignal | undefined,
-  ): Promise<SearchHit[]> {
+  ): Promise<PassageHit[]> {
     const rows = new Map<string, Record<string, unknown>>();
     for (const ids of inBatches(ranked.map((found) => found.key))) {
       const found = this.tables.pages
@@ -309,6 +323,7 @@ export class IndexSearch implements Searcher {
           snippet: snippetAround(String(row.text), query),
           boxes: [],
           mode: 'pages' as const,
+          ...(withText ? { text: String(row.text) } : {}),
         },
       ];
     });
@@ -394,7 +409,8 @@ export class IndexSearch implements Searcher {
     query: string,
     mode: SearchMode,
     scope: ContentScope,
-  ): SearchHit[] {
+    withText: boolean,
+  ): PassageHit[] {
     // The owners may have changed since the rows were ranked (a reader catching up meanwhile).
     const owner = ownerFor(this.owners, row.content_hash, scope);
     if (!owner) {
@@ -411,6 +427,7 @@ export class IndexSearch implements Searcher {
         snippet: snippetAround(row.text, query),
         boxes: parseBoxes(row.boxes),
         mode,
+        ...(withText ? { text: row.text } : {}),
       },
     ];
   }

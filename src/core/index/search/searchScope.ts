@@ -3,12 +3,18 @@ import type { ContentOwners } from '../documents/documentCatalog';
 import type { IndexedDocument } from '../records';
 import { sqlIn, sqlNotIn } from '../sql';
 import { inBatches } from '../tableIo';
+import type { ResolvedScope } from './scopeResolver';
 
 export interface SearchFilter {
   documentIds?: string[];
   rootIds?: string[];
   /** The caller's scope (documents, files and folders, collections), resolved by the index. */
   scope?: Scope;
+  /**
+   * The caller's scope as it already resolved it (Searcher.resolveScope), used instead of `scope`: a
+   * question searched in several forms resolves its scope once.
+   */
+  resolvedScope?: ResolvedScope;
 }
 
 /** Which visible content a search may return, and the SQL prefilter that says so. */
