@@ -54,7 +54,7 @@ test('the library: open, filter, sort, reasons, retry, counts, and remove with c
   await expect(broken.getByTestId('document-state')).toHaveAttribute('title', /cannot be read/);
   await expect(four.getByTestId('document-state')).toHaveAttribute('title', 'Read and searchable.');
   await expect(page.getByTestId('folder-count')).toHaveText('3');
-  // The language each file's text reads as, beside its state; none for a file that could not be read.
+  // The language each file's text reads as, with its size; none for a file that could not be read.
   await expect(four.getByTestId('document-language')).toHaveText('Korean');
   const paper = items.filter({ hasText: 'tracemonkey.pdf' });
   await expect(paper.getByTestId('document-language')).toHaveText('English');

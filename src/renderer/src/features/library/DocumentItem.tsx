@@ -70,11 +70,6 @@ export const DocumentItem = memo(function DocumentItem({ document }: DocumentIte
           <MiddleName name={name} title={null} />
         </button>
         <span className="document-item__labels">
-          {language && (
-            <span className="document-item__language" data-testid="document-language" title={language.title}>
-              {language.label}
-            </span>
-          )}
           <span
             className={`badge badge--${document.state}`}
             data-testid="document-state"
@@ -88,6 +83,15 @@ export const DocumentItem = memo(function DocumentItem({ document }: DocumentIte
         <span data-testid="document-pages">{formatPageCount(document.pages)}</span>
         <span aria-hidden="true">·</span>
         <span>{formatBytes(document.bytes)}</span>
+        {/* On the second line, so a long name keeps the room beside the state badge. */}
+        {language && (
+          <>
+            <span aria-hidden="true">·</span>
+            <span className="document-item__language" data-testid="document-language" title={language.title}>
+              {language.label}
+            </span>
+          </>
+        )}
         {actions.map((action) => (
           <button
             key={action.testId}
