@@ -40,27 +40,24 @@ export async function mcpCommand(
   await core.start();
   const mcp = createQuireMcpServer(core, quireVersion());
   const transport = new StdioServerTransport();
-  let closing = false;
-  const close = async (code: number) => {
-    if (closing) return;
-    closing = true;
-    await mcp.dispose().catch(() => undefined);
-    await core.dispose().catch((error: unknown) => console.error('quire mcp: closing failed', error));
-    process.exit(code);
-  };
-  process.stdin.on('end', () => void close(0));
-  // A signal or the client going away without closing stdin (see commandLifetime) closes the same way.
-  closeBeforeExit(async () => {
-    closing = true;
-    await mcp.dispose().catch(() => undefined);
-    await core.dispose();
-  });
+  let stopFollowing: () => void = () => undefined;
+  // One way down, however it is reached: stdin ends, the client closes, a signal, the parent leaving.
+  let released: Promise<void> | null = null;
+  const release = () =>
+    (released ??= (async () => {
+      stopFollowing();
+      await mcp.dispose().catch(() => undefined);
+      await core.dispose();
+    })());
+  const releaseAndExit = () =>
+    void release()
+      .catch((error: unknown) => console.error('quire mcp: closing failed', error))
+      .finally(() => process.exit(0));
+  process.stdin.on('end', releaseAndExit);
+  closeBeforeExit(release);
   await mcp.server.connect(transport);
-  const stopFollowing = followWriter(transport, () => core.catchUp());
-  transport.onclose = () => {
-    stopFollowing();
-    void close(0);
-  };
+  stopFollowing = followWriter(transport, () => core.catchUp());
+  transport.onclose = releaseAndExit;
   console.error(`quire mcp: serving ${options.dataDir} over stdio`);
 }
 
