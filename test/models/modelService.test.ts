@@ -276,9 +276,11 @@ describe('ModelService', () => {
       bytesDone: TINY_GGUF.length,
     });
     expect(downloads[0]).toBe('downloading');
+    // Each finished download re-resolves the roles: wait for the status that has seen both.
+    const providerOf = (name: string) => statuses.at(-1)?.roles.find((role) => role.role === name)?.provider;
     await expect
-      .poll(() => statuses.at(-1)?.roles.find((role) => role.role === 'embed')?.provider, { timeout: 10_000 })
-      .toBe('llama');
+      .poll(() => [providerOf('answer'), providerOf('embed')], { timeout: 10_000 })
+      .toEqual(['llama', 'llama']);
     const roles = Object.fromEntries(statuses.at(-1)!.roles.map((role) => [role.role, role]));
     expect(roles.answer?.model, JSON.stringify(statuses.at(-1)!.roles)).toMatch(/models\/chat\.gguf$/);
     expect(roles.embed?.model).toMatch(/models\/embed\.gguf$/);
